@@ -1,0 +1,60 @@
+/* libtuwcoll: irregular gather and scatter for MPI.
+ *
+ * TUW_Gatherv / TUW_Scatterv implement Traeff's linear-time, fully distributed algorithms
+ * (J. L. Traeff, "Practical, Linear-time, Fully Distributed Algorithms for Irregular Gather and
+ * Scatter", 2017): a problem-adaptive binomial tree is built in ceil(log2 p) rounds of
+ * constant-size messages from local knowledge only, then the data flows along it.
+ * Linear_* and Binomial_* are point-to-point baselines (a star; the problem-oblivious, ordered
+ * binomial tree).
+ *
+ * All functions are drop-in replacements with exactly the signature and semantics of
+ * MPI_Gatherv / MPI_Scatterv: counts and displacements are significant only at the root,
+ * MPI_IN_PLACE is accepted at the root, errors are raised through the communicator's error
+ * handler. Calls are collective and must be made by all processes of an intra-communicator.
+ */
+#ifndef TUWCOLL_H_
+#define TUWCOLL_H_
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int TUW_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm);
+int TUW_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm);
+
+int Linear_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                   MPI_Comm comm);
+int Linear_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                    int root, MPI_Comm comm);
+
+int Binomial_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                     MPI_Comm comm);
+int Binomial_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm);
+
+/* The tags libtuwcoll uses on its private duplicate of the user's communicator. User traffic
+ * never shares that communicator; the values are public so that PMPI tools can tell the
+ * construction messages (TUWCOLL_TAG_CONSTRUCT, TUWCOLL_TAG_INFORM) from data messages. */
+enum {
+  TUWCOLL_TAG_CONSTRUCT = 7501,
+  TUWCOLL_TAG_INFORM = 7502,
+  TUWCOLL_TAG_DATA = 7503,
+  TUWCOLL_TAG_HEADER = 7504,
+  TUWCOLL_TAG_SELF = 7505
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TUWCOLL_H_ */

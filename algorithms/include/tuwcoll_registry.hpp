@@ -1,0 +1,37 @@
+// The algorithms of libtuwcoll by name: one table that the harness and the tests read.
+#pragma once
+
+#include <tuwcoll.h>
+
+#include <string_view>
+
+namespace tuw {
+
+using GathervFn = int (*)(const void*, int, MPI_Datatype, void*, const int[], const int[],
+                          MPI_Datatype, int, MPI_Comm);
+using ScattervFn = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, int,
+                           MPI_Datatype, int, MPI_Comm);
+
+struct GathervAlgorithm {
+  std::string_view name;
+  GathervFn fn;
+};
+struct ScattervAlgorithm {
+  std::string_view name;
+  ScattervFn fn;
+};
+
+inline constexpr GathervAlgorithm kGathervAlgorithms[] = {
+    {"MPI_Gatherv", MPI_Gatherv},
+    {"TUW_Gatherv", TUW_Gatherv},
+    {"Linear_Gatherv", Linear_Gatherv},
+    {"Binomial_Gatherv", Binomial_Gatherv},
+};
+inline constexpr ScattervAlgorithm kScattervAlgorithms[] = {
+    {"MPI_Scatterv", MPI_Scatterv},
+    {"TUW_Scatterv", TUW_Scatterv},
+    {"Linear_Scatterv", Linear_Scatterv},
+    {"Binomial_Scatterv", Binomial_Scatterv},
+};
+
+}  // namespace tuw

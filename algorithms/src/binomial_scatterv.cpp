@@ -1,0 +1,29 @@
+// Binomial_Scatterv: the scatter counterpart of Binomial_Gatherv. Inner nodes do not know the
+// block sizes of their subtree, so each inner child first gets them (one int64 per rank).
+#include "internal.hpp"
+
+using namespace tuw::detail;
+
+extern "C" int Binomial_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CallContext ctx;
+  int rc = BeginCollective(comm, root, &ctx);
+  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  const ScatterArgs args{sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                         root, comm};
+  std::int64_t own_bytes = 0;
+  std::vector<std::int64_t> block_bytes;
+  rc = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
+  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  tuw::tree::NodeView view = tuw::tree::ObliviousLocalView(ctx.rank, ctx.size, root);
+  view.own_bytes = own_bytes;
+  if (ctx.rank == root) {
+    for (tuw::tree::ChildEdge& c : view.children) {
+      for (int i = c.lo; i <= c.hi; ++i) c.bytes += block_bytes[i];
+    }
+  }
+  ExecuteOptions options;
+  options.sizes_known_to_parents = false;
+  return RaiseError(comm, ExecuteScatter(view, args, ctx, &block_bytes, options));
+}

@@ -1,0 +1,158 @@
+#include <climits>
+
+#include "internal.hpp"
+
+namespace tuw::detail {
+namespace {
+
+int g_private_comm_keyval = MPI_KEYVAL_INVALID;
+
+int DeletePrivateComm(MPI_Comm, int, void* attribute, void*) {
+  auto* private_comm = static_cast<MPI_Comm*>(attribute);
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Comm_free(private_comm);
+  delete private_comm;
+  return MPI_SUCCESS;
+}
+
+// The private duplicate keeps our point-to-point traffic apart from the user's messages and
+// from other collectives on the same communicator. It is made once per communicator (the first
+// call is collective anyway) and freed when the user frees the communicator.
+int GetPrivateComm(MPI_Comm comm, MPI_Comm* private_comm) {
+  if (g_private_comm_keyval == MPI_KEYVAL_INVALID) {
+    int rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, DeletePrivateComm,
+                                    &g_private_comm_keyval, nullptr);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  void* attribute = nullptr;
+  int found = 0;
+  int rc = MPI_Comm_get_attr(comm, g_private_comm_keyval, &attribute, &found);
+  if (rc != MPI_SUCCESS) return rc;
+  if (found) {
+    *private_comm = *static_cast<MPI_Comm*>(attribute);
+    return MPI_SUCCESS;
+  }
+  auto* dup = new MPI_Comm(MPI_COMM_NULL);
+  rc = MPI_Comm_dup(comm, dup);
+  if (rc != MPI_SUCCESS) {
+    delete dup;
+    return rc;
+  }
+  MPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN);
+  MPI_Comm_set_name(*dup, "libtuwcoll private");
+  rc = MPI_Comm_set_attr(comm, g_private_comm_keyval, dup);
+  if (rc != MPI_SUCCESS) {
+    MPI_Comm_free(dup);
+    delete dup;
+    return rc;
+  }
+  *private_comm = *dup;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int RaiseError(MPI_Comm comm, int code) {
+  if (code == MPI_SUCCESS) return code;
+  MPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, code);
+  return code;
+}
+
+int BeginCollective(MPI_Comm comm, int root, CallContext* ctx) {
+  if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
+  int is_inter = 0;
+  if (MPI_Comm_test_inter(comm, &is_inter) != MPI_SUCCESS || is_inter) return MPI_ERR_COMM;
+  MPI_Comm_rank(comm, &ctx->rank);
+  MPI_Comm_size(comm, &ctx->size);
+  if (root < 0 || root >= ctx->size) return MPI_ERR_ROOT;
+  return GetPrivateComm(comm, &ctx->private_comm);
+}
+
+std::int64_t SignatureBytes(int count, MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL) return -1;
+  MPI_Count type_size = 0;
+  if (MPI_Type_size_x(type, &type_size) != MPI_SUCCESS || type_size == MPI_UNDEFINED) return -1;
+  return static_cast<std::int64_t>(count) * static_cast<std::int64_t>(type_size);
+}
+
+int RootBlockBytes(const int* counts, MPI_Datatype type, int p,
+                   std::vector<std::int64_t>* block_bytes) {
+  block_bytes->assign(p, 0);
+  for (int i = 0; i < p; ++i) {
+    if (counts[i] < 0) return MPI_ERR_COUNT;
+    const std::int64_t bytes = SignatureBytes(counts[i], type);
+    if (bytes < 0) return MPI_ERR_TYPE;
+    (*block_bytes)[i] = bytes;
+  }
+  return MPI_SUCCESS;
+}
+
+int MakeRangeType(const int* counts, const int* displs, MPI_Datatype type, int lo, int hi,
+                  MPI_Datatype* range_type) {
+  int rc = MPI_Type_indexed(hi - lo + 1, counts + lo, displs + lo, type, range_type);
+  if (rc != MPI_SUCCESS) return rc;
+  return MPI_Type_commit(range_type);
+}
+
+int LocalCopy(const void* from, int from_count, MPI_Datatype from_type, void* to, int to_count,
+              MPI_Datatype to_type, MPI_Comm private_comm, int rank) {
+  if (SignatureBytes(from_count, from_type) != SignatureBytes(to_count, to_type)) {
+    return MPI_ERR_TRUNCATE;
+  }
+  if (from_count == 0 && to_count == 0) return MPI_SUCCESS;
+  return MPI_Sendrecv(from, from_count, from_type, rank, TUWCOLL_TAG_SELF, to, to_count, to_type,
+                      rank, TUWCOLL_TAG_SELF, private_comm, MPI_STATUS_IGNORE);
+}
+
+void* OffsetBy(void* base, int displ, MPI_Datatype type) {
+  MPI_Aint lb = 0, extent = 0;
+  MPI_Type_get_extent(type, &lb, &extent);
+  return static_cast<char*>(base) + static_cast<MPI_Aint>(displ) * extent;
+}
+
+const void* OffsetBy(const void* base, int displ, MPI_Datatype type) {
+  return OffsetBy(const_cast<void*>(base), displ, type);
+}
+
+bool TooLargeForIntCount(std::int64_t bytes) { return bytes > INT_MAX; }
+
+}  // namespace tuw::detail
+
+namespace tuw::detail {
+
+int CheckGatherArgs(const GatherArgs& a, const CallContext& ctx, std::int64_t* own_bytes,
+                    std::vector<std::int64_t>* block_bytes) {
+  *own_bytes = 0;
+  if (ctx.rank == a.root) {
+    int rc = RootBlockBytes(a.recvcounts, a.recvtype, ctx.size, block_bytes);
+    if (rc != MPI_SUCCESS) return rc;
+    *own_bytes = (*block_bytes)[ctx.rank];
+    if (a.sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+  }
+  if (a.sendcount < 0) return MPI_ERR_COUNT;
+  const std::int64_t bytes = SignatureBytes(a.sendcount, a.sendtype);
+  if (bytes < 0) return MPI_ERR_TYPE;
+  if (ctx.rank == a.root && bytes != *own_bytes) return MPI_ERR_TRUNCATE;
+  *own_bytes = bytes;
+  return MPI_SUCCESS;
+}
+
+int CheckScatterArgs(const ScatterArgs& a, const CallContext& ctx, std::int64_t* own_bytes,
+                     std::vector<std::int64_t>* block_bytes) {
+  *own_bytes = 0;
+  if (ctx.rank == a.root) {
+    int rc = RootBlockBytes(a.sendcounts, a.sendtype, ctx.size, block_bytes);
+    if (rc != MPI_SUCCESS) return rc;
+    *own_bytes = (*block_bytes)[ctx.rank];
+    if (a.recvbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+  }
+  if (a.recvcount < 0) return MPI_ERR_COUNT;
+  const std::int64_t bytes = SignatureBytes(a.recvcount, a.recvtype);
+  if (bytes < 0) return MPI_ERR_TYPE;
+  if (ctx.rank == a.root && bytes != *own_bytes) return MPI_ERR_TRUNCATE;
+  *own_bytes = bytes;
+  return MPI_SUCCESS;
+}
+
+}  // namespace tuw::detail

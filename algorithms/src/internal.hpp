@@ -1,0 +1,113 @@
+// Shared internals of libtuwcoll: argument checks, the private communicator, datatype helpers
+// and the executors that run a gather/scatter tree (tuw::tree::NodeView) with MPI.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "../tree/hypercube_tree.hpp"
+#include "tuwcoll.h"
+
+namespace tuw::detail {
+
+struct GatherArgs {
+  const void* sendbuf;
+  int sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  const int* recvcounts;
+  const int* displs;
+  MPI_Datatype recvtype;
+  int root;
+  MPI_Comm comm;
+};
+
+struct ScatterArgs {
+  const void* sendbuf;
+  const int* sendcounts;
+  const int* displs;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  int recvcount;
+  MPI_Datatype recvtype;
+  int root;
+  MPI_Comm comm;
+};
+
+// Where a call stands after the checks every process can make alike (communicator, root).
+struct CallContext {
+  MPI_Comm private_comm = MPI_COMM_NULL;
+  int rank = -1;
+  int size = 0;
+};
+
+// Checks comm and root (the same verdict on every process, so no process is left waiting) and
+// fetches the cached private duplicate of comm. Returns MPI_SUCCESS or an MPI error code.
+int BeginCollective(MPI_Comm comm, int root, CallContext* ctx);
+
+// Raises `code` through the error handler of `comm` (MPI_COMM_WORLD's if comm is null) and
+// returns it, as an MPI function does.
+int RaiseError(MPI_Comm comm, int code);
+
+// Size in bytes of `count` elements of `type`'s signature; -1 if the type is invalid.
+std::int64_t SignatureBytes(int count, MPI_Datatype type);
+
+// Checks a root's count/displacement arrays: non-negative counts, and the byte size of every
+// block. Fills block_bytes[i]; returns MPI_SUCCESS, MPI_ERR_COUNT or MPI_ERR_TYPE.
+int RootBlockBytes(const int* counts, MPI_Datatype type, int p,
+                   std::vector<std::int64_t>* block_bytes);
+
+// The problem-adaptive tree of Lemma 3, built with MPI: ceil(log2 p) rounds of constant-size
+// messages between fixed roots (the last rank of each cube) and gather roots. Each process
+// knows only own_bytes (and the error class of its own bad arguments, local_error, or
+// MPI_SUCCESS). On return `view` is this process's node of the tree (equal to
+// tree::BuildTree's) and, at the root, *error_in_tree is the first error class any process
+// reported (MPI_SUCCESS if none): bad arguments anywhere never leave a process waiting.
+int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, std::int64_t own_bytes,
+                      int local_error, tree::NodeView* view, int* error_in_tree);
+
+// Checks this process's own arguments (root: the count array, the own block). Sets own_bytes
+// (this process's block in bytes) and, at the root, block_bytes for every rank.
+int CheckGatherArgs(const GatherArgs& args, const CallContext& ctx, std::int64_t* own_bytes,
+                    std::vector<std::int64_t>* block_bytes);
+int CheckScatterArgs(const ScatterArgs& args, const CallContext& ctx, std::int64_t* own_bytes,
+                     std::vector<std::int64_t>* block_bytes);
+
+// Options of the executors.
+struct ExecuteOptions {
+  // Oblivious trees: parents do not know child sizes, so every edge carries a message (possibly
+  // empty), and non-root parents learn sizes by matched probes (gather) or headers (scatter).
+  bool sizes_known_to_parents = true;
+};
+
+// Runs the gather along `view` (all byte sizes filled in, except in oblivious mode where a
+// non-root's child sizes are probed). Root data lands directly in recvbuf through indexed
+// datatypes; non-roots use one contiguous intermediate buffer in rank order.
+int ExecuteGather(const tree::NodeView& view, const GatherArgs& args, const CallContext& ctx,
+                  const std::vector<std::int64_t>* root_block_bytes, const ExecuteOptions& options);
+
+// Runs the scatter along `view`; the mirror image of ExecuteGather (children are served in
+// descending round, largest subtree first).
+int ExecuteScatter(const tree::NodeView& view, const ScatterArgs& args, const CallContext& ctx,
+                   const std::vector<std::int64_t>* root_block_bytes,
+                   const ExecuteOptions& options);
+
+// An indexed datatype selecting blocks [lo, hi] of a v-collective's buffer (counts/displs in
+// units of `type`'s extent). The caller frees it with MPI_Type_free.
+int MakeRangeType(const int* counts, const int* displs, MPI_Datatype type, int lo, int hi,
+                  MPI_Datatype* range_type);
+
+// A local copy of count1 x type1 at buf1 to count2 x type2 at buf2 (matching signatures).
+int LocalCopy(const void* from, int from_count, MPI_Datatype from_type, void* to, int to_count,
+              MPI_Datatype to_type, MPI_Comm private_comm, int rank);
+
+// Byte offset (in units of `type`'s extent) of block `displ` inside a buffer.
+void* OffsetBy(void* base, int displ, MPI_Datatype type);
+const void* OffsetBy(const void* base, int displ, MPI_Datatype type);
+
+// Messages above INT_MAX bytes cannot be described with an int count of MPI_PACKED.
+bool TooLargeForIntCount(std::int64_t bytes);
+
+}  // namespace tuw::detail

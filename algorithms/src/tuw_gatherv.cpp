@@ -1,0 +1,32 @@
+// TUW_Gatherv: Traeff's linear-time irregular gather (2017, Section 2-3). The adaptive tree is
+// built by the Lemma 3 protocol from each process's own count only; then data flows along it.
+#include "internal.hpp"
+
+using namespace tuw::detail;
+
+extern "C" int TUW_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void* recvbuf, const int recvcounts[], const int displs[],
+                           MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CallContext ctx;
+  int rc = BeginCollective(comm, root, &ctx);
+  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm};
+  std::int64_t own_bytes = 0;
+  std::vector<std::int64_t> block_bytes;
+  // A process with bad arguments still takes its place in the tree with an empty block, so that
+  // nobody waits for it; the root learns of it through the construction.
+  const int local = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
+  if (local != MPI_SUCCESS) {
+    own_bytes = 0;
+    args.sendcount = 0;
+  }
+  tuw::tree::NodeView view;
+  int error_in_tree = MPI_SUCCESS;
+  rc = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, root, own_bytes, local, &view,
+                         &error_in_tree);
+  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  rc = ExecuteGather(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, {});
+  if (local != MPI_SUCCESS) rc = local;
+  if (rc == MPI_SUCCESS && ctx.rank == root) rc = error_in_tree;
+  return RaiseError(comm, rc);
+}

@@ -1,0 +1,30 @@
+// TUW_Scatterv: the scatter counterpart of TUW_Gatherv on the same adaptive tree (Traeff 2017:
+// "the linear time gather trees can likewise be used for the irregular scatter problem").
+#include "internal.hpp"
+
+using namespace tuw::detail;
+
+extern "C" int TUW_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  CallContext ctx;
+  int rc = BeginCollective(comm, root, &ctx);
+  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  ScatterArgs args{sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm};
+  std::int64_t own_bytes = 0;
+  std::vector<std::int64_t> block_bytes;
+  const int local = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
+  if (local != MPI_SUCCESS) {
+    own_bytes = 0;
+    args.recvcount = 0;
+  }
+  tuw::tree::NodeView view;
+  int error_in_tree = MPI_SUCCESS;
+  rc = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, root, own_bytes, local, &view,
+                         &error_in_tree);
+  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  rc = ExecuteScatter(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, {});
+  if (local != MPI_SUCCESS) rc = local;
+  if (rc == MPI_SUCCESS && ctx.rank == root) rc = error_in_tree;
+  return RaiseError(comm, rc);
+}

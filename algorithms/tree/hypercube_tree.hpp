@@ -1,0 +1,99 @@
+// Pure (MPI-free) construction of the ordered hypercube gather/scatter trees of
+// Traeff 2017 (Lemmas 1-3) and of the problem-oblivious ordered binomial tree.
+//
+// Processes 0..p-1 are grouped into ordered (incomplete) hypercubes: at level d the cube with
+// index a holds ranks [a*2^d, min((a+1)*2^d, p) - 1]. In round d (d = 0..ceil(log2 p)-1) the
+// cubes 2c and 2c+1 merge: the gather root of one sends everything it has gathered to the
+// gather root of the other. Which one sends is the only difference between the trees:
+//  - adaptive (TUW): the cube with the smaller gather-time estimate T = M - m_g sends
+//    (M = bytes in the cube, m_g = bytes of its gather root); ties go to the smaller M, and a
+//    full tie lets the left cube send (its root is the lower rank; this reproduces the roots the
+//    2018 paper reports, e.g. 1023 for Same at p = 2000);
+//  - oblivious: the right cube's root (its last process) wins.
+// In both, a cube that holds the externally given root r always wins, so r gathers everything.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tuw::tree {
+
+enum class TreeKind { kAdaptive, kOblivious };
+
+// What a cube's gather root and fixed root know about the cube (Lemma 3's exchanged triple).
+struct CubeSummary {
+  int gather_root = -1;
+  std::int64_t total_bytes = 0;  // M: all data in the cube
+  std::int64_t root_bytes = 0;   // m_g: the gather root's own block
+  std::int64_t GatherTimeEstimate() const { return total_bytes - root_bytes; }
+};
+
+// Level-d cube geometry, shared by the pure and the distributed code.
+struct CubeRange {
+  int lo;
+  int hi;  // inclusive
+  bool Contains(int rank) const { return lo <= rank && rank <= hi; }
+};
+CubeRange CubeOf(int rank, int level, int p);
+// The sibling cube a rank's level-d cube merges with in round d; false if there is none
+// (the trailing incomplete cube at this level has no partner).
+bool SiblingCube(int rank, int level, int p, CubeRange* sibling);
+// ceil(log2 p) for p >= 1.
+int CeilLog2(int p);
+
+// Decides a merge in round `level`. `fixed_root` is the externally given root, or -1 for none
+// (the model's "best root" mode, where the adaptive construction picks the root).
+bool LeftCubeWins(TreeKind kind, const CubeRange& left, const CubeSummary& left_summary,
+                  const CubeRange& right, const CubeSummary& right_summary, int fixed_root);
+
+// One edge of the tree, seen from the parent: the child's rank, the round in which it sends,
+// the rank range its message covers (in rank order) and the message size.
+struct ChildEdge {
+  int child = -1;
+  int level = -1;
+  int lo = 0;
+  int hi = -1;
+  std::int64_t bytes = 0;
+  bool operator==(const ChildEdge& o) const {
+    return child == o.child && level == o.level && lo == o.lo && hi == o.hi && bytes == o.bytes;
+  }
+};
+
+// A process's view of the tree: everything it needs to execute its part.
+struct NodeView {
+  int rank = -1;
+  int parent = -1;         // -1 at the tree's root
+  int parent_level = -1;   // round in which this node sends to its parent
+  int lo = 0;              // ranks this node holds when it sends (all ranks at the root)
+  int hi = -1;
+  std::int64_t bytes = 0;  // total bytes of [lo, hi]
+  std::int64_t own_bytes = 0;
+  std::vector<ChildEdge> children;  // ascending round (= the order data becomes ready)
+  bool operator==(const NodeView& o) const {
+    return rank == o.rank && parent == o.parent && parent_level == o.parent_level && lo == o.lo &&
+           hi == o.hi && bytes == o.bytes && own_bytes == o.own_bytes && children == o.children;
+  }
+};
+
+struct Tree {
+  int root = -1;
+  std::vector<NodeView> nodes;  // indexed by rank
+};
+
+// Builds the whole tree in O(p) time. `block_bytes[i]` >= 0 is process i's block size;
+// `fixed_root` in [0, p) or -1 (adaptive only: let the construction choose).
+Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int fixed_root);
+
+// One process's node of the oblivious tree, in O(log p) without knowing any block size (all
+// byte fields are 0): what Binomial_Gatherv/Scatterv compute locally.
+NodeView ObliviousLocalView(int rank, int p, int fixed_root);
+
+// The byte offset of each piece of a node's gathered range, in rank order: the offset of the
+// node's own block and of each child's block range inside the node's contiguous buffer.
+struct PieceOffsets {
+  std::int64_t own = 0;
+  std::vector<std::int64_t> child;  // parallel to NodeView::children
+};
+PieceOffsets ComputePieceOffsets(const NodeView& node);
+
+}  // namespace tuw::tree

@@ -1,0 +1,165 @@
+// Pure tree construction, checked against hand derivations from Lemmas 1-3 (Traeff 2017) and
+// against the paper's time bounds evaluated by an independent one-ported cost evaluation.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "hypercube_tree.hpp"
+
+namespace tuw::tree {
+namespace {
+
+const ChildEdge& Child(const Tree& t, int rank, std::size_t k) { return t.nodes[rank].children.at(k); }
+
+// p = 11, root 9 (the shape of the paper's Figure 2), m = 3 1 4 1 5 9 2 6 5 3 5 (44 in all).
+// Round 0 (pairs; T = M - m_g is 0 for singletons, so ties go to the larger M, full ties right):
+//   (0,1): M 3 > 1 -> 1 sends to 0; [0,1] g=0 M=4 T=1.   (2,3): 4 > 1 -> 3 sends to 2; g=2 M=5 T=1.
+//   (4,5): 5 < 9 -> 4 sends to 5; g=5 M=14 T=5.          (6,7): 2 < 6 -> 6 sends to 7; g=7 M=8 T=2.
+//   (8,9): holds root 9 -> 8 sends to 9; g=9 M=8 T=5.    10 has no partner.
+// Round 1: [0,1] T=1 vs [2,3] T=1, M 4 < 5 -> 0 sends to 2; [0..3] g=2 M=9 T=5.
+//   [4,5] T=5 > [6,7] T=2 -> 7 sends to 5; [4..7] g=5 M=22 T=13.
+//   [8,9] holds the root -> 10 sends to 9; [8..10] g=9 M=13.
+// Round 2: [0..3] T=5 < [4..7] T=13 -> 2 sends to 5; [0..7] g=5 M=31. [8..10] has no partner.
+// Round 3: [8..10] holds the root -> 5 sends [0..7] (31) to 9.
+TEST(AdaptiveTree, HandDerivedElevenProcessesRootNine) {
+  const Tree t = BuildTree(TreeKind::kAdaptive, {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}, 9);
+  EXPECT_EQ(t.root, 9);
+  ASSERT_EQ(t.nodes[9].children.size(), 3u);
+  EXPECT_EQ(Child(t, 9, 0), (ChildEdge{8, 0, 8, 8, 5}));
+  EXPECT_EQ(Child(t, 9, 1), (ChildEdge{10, 1, 10, 10, 5}));
+  EXPECT_EQ(Child(t, 9, 2), (ChildEdge{5, 3, 0, 7, 31}));
+  EXPECT_EQ(t.nodes[9].bytes, 44);
+  ASSERT_EQ(t.nodes[5].children.size(), 3u);
+  EXPECT_EQ(Child(t, 5, 0), (ChildEdge{4, 0, 4, 4, 5}));
+  EXPECT_EQ(Child(t, 5, 1), (ChildEdge{7, 1, 6, 7, 8}));
+  EXPECT_EQ(Child(t, 5, 2), (ChildEdge{2, 2, 0, 3, 9}));
+  EXPECT_EQ(t.nodes[5].parent, 9);
+  EXPECT_EQ(t.nodes[5].parent_level, 3);
+  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{3, 0, 3, 3, 1}));
+  EXPECT_EQ(Child(t, 2, 1), (ChildEdge{0, 1, 0, 1, 4}));
+  EXPECT_EQ(Child(t, 0, 0), (ChildEdge{1, 0, 1, 1, 1}));
+  EXPECT_EQ(Child(t, 7, 0), (ChildEdge{6, 0, 6, 6, 2}));
+  for (int leaf : {1, 3, 4, 6, 8, 10}) EXPECT_TRUE(t.nodes[leaf].children.empty()) << leaf;
+  // Node 5's buffer in rank order: [0..3] (9) | 4 (5) | own (9) | [6,7] (8).
+  const PieceOffsets offsets = ComputePieceOffsets(t.nodes[5]);
+  EXPECT_EQ(offsets.child, (std::vector<std::int64_t>{9, 23, 0}));
+  EXPECT_EQ(offsets.own, 14);
+}
+
+// p = 5 (not a power of two), root 0, m = 0 0 7 0 0.
+// Round 0: (0,1) holds the root -> 1 to 0 (0 bytes). (2,3): T 0 = 0, M 7 > 0 -> 3 to 2. 4 alone.
+// Round 1: [0,1] holds the root -> 2 sends [2,3] (7) to 0. [4] has no partner in round 1.
+// Round 2: [0..3] holds the root -> 4 sends [4] (0 bytes) to 0.
+TEST(AdaptiveTree, HandDerivedZeroBlocksNonPowerOfTwo) {
+  const Tree t = BuildTree(TreeKind::kAdaptive, {0, 0, 7, 0, 0}, 0);
+  ASSERT_EQ(t.nodes[0].children.size(), 3u);
+  EXPECT_EQ(Child(t, 0, 0), (ChildEdge{1, 0, 1, 1, 0}));
+  EXPECT_EQ(Child(t, 0, 1), (ChildEdge{2, 1, 2, 3, 7}));
+  EXPECT_EQ(Child(t, 0, 2), (ChildEdge{4, 2, 4, 4, 0}));
+  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{3, 0, 3, 3, 0}));
+}
+
+// Without a given root, a full tie lets the right cube's root survive: Same at p = 2000 ends at
+// rank 1023 (the left cube of 1024 has the larger gather time), as the 2018 paper's Table 1 says.
+TEST(AdaptiveTree, FreeRootOfSameIs1023AtP2000) {
+  const Tree t = BuildTree(TreeKind::kAdaptive, std::vector<std::int64_t>(2000, 1000), -1);
+  EXPECT_EQ(t.root, 1023);
+}
+
+// Oblivious, p = 6, root 2. Round 0: (0,1) -> 0 to 1; (2,3) holds root -> 3 to 2; (4,5) -> 4 to 5.
+// Round 1: [2,3] holds the root -> 1 to 2; [4,5] has no partner. Round 2: 5 to 2.
+TEST(ObliviousTree, HandDerivedSixProcessesRootTwo) {
+  const Tree t = BuildTree(TreeKind::kOblivious, {1, 2, 3, 4, 5, 6}, 2);
+  ASSERT_EQ(t.nodes[2].children.size(), 3u);
+  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{3, 0, 3, 3, 4}));
+  EXPECT_EQ(Child(t, 2, 1), (ChildEdge{1, 1, 0, 1, 3}));
+  EXPECT_EQ(Child(t, 2, 2), (ChildEdge{5, 2, 4, 5, 11}));
+  EXPECT_EQ(Child(t, 1, 0), (ChildEdge{0, 0, 0, 0, 1}));
+  EXPECT_EQ(Child(t, 5, 0), (ChildEdge{4, 0, 4, 4, 5}));
+}
+
+// One-ported completion time (alpha + beta*bytes per message, children received in round order,
+// a child ready only when its own subtree is done), evaluated independently of the construction.
+double CompletionTime(const Tree& t, int node, double alpha, double beta) {
+  double time = 0;
+  for (const ChildEdge& c : t.nodes[node].children) {
+    time = std::max(time, CompletionTime(t, c.child, alpha, beta)) + alpha + beta * c.bytes;
+  }
+  return time;
+}
+
+std::vector<std::int64_t> RandomSizes(std::mt19937_64& rng, int p) {
+  std::vector<std::int64_t> m(p);
+  for (auto& x : m) x = (rng() % 4 == 0) ? 0 : static_cast<std::int64_t>(rng() % 1000);
+  if (rng() % 3 == 0) m[rng() % p] = 100000;
+  return m;
+}
+
+class TreeProperties : public ::testing::TestWithParam<int> {};
+
+TEST_P(TreeProperties, StructureAndPaperBounds) {
+  const int p = GetParam();
+  std::mt19937_64 rng(p);
+  const int levels = CeilLog2(p);
+  for (int trial = 0; trial < 20; ++trial) {
+    const auto m = RandomSizes(rng, p);
+    std::int64_t total = 0;
+    for (auto x : m) total += x;
+    const int given_root = static_cast<int>(rng() % p);
+    for (TreeKind kind : {TreeKind::kAdaptive, TreeKind::kOblivious}) {
+      const Tree t = BuildTree(kind, m, given_root);
+      ASSERT_EQ(t.root, given_root);
+      EXPECT_LE(t.nodes[t.root].children.size(), static_cast<std::size_t>(levels));
+      for (int i = 0; i < p; ++i) {
+        const NodeView& v = t.nodes[i];
+        std::int64_t range_bytes = 0;
+        for (int k = v.lo; k <= v.hi; ++k) range_bytes += m[k];
+        EXPECT_EQ(v.bytes, range_bytes) << "rank " << i;
+        EXPECT_TRUE(v.lo <= i && i <= v.hi);
+        std::int64_t pieces = v.own_bytes;
+        int ranks = 1;
+        for (const ChildEdge& c : v.children) {
+          pieces += c.bytes;
+          ranks += c.hi - c.lo + 1;
+          EXPECT_EQ(t.nodes[c.child].parent, i);
+          EXPECT_EQ(t.nodes[c.child].parent_level, c.level);
+        }
+        EXPECT_EQ(pieces, v.bytes);
+        EXPECT_EQ(ranks, v.hi - v.lo + 1);
+        if (i != t.root) {
+          EXPECT_NE(v.parent, -1);
+        }
+        if (kind == TreeKind::kOblivious) {
+          NodeView local = ObliviousLocalView(i, p, given_root);
+          NodeView expected = v;
+          expected.bytes = expected.own_bytes = 0;
+          for (auto& c : expected.children) c.bytes = 0;
+          EXPECT_EQ(local, expected) << "rank " << i;
+        }
+      }
+      // Lemma 2: fixed root costs at most the linear time plus a penalty < beta * sum_{i!=r} m_i.
+      const double linear = levels * 100.0 + (total - m[given_root]);
+      if (kind == TreeKind::kAdaptive) {
+        EXPECT_LE(CompletionTime(t, t.root, 100.0, 1.0), linear + (total - m[given_root]));
+      }
+    }
+    // Lemma 1 / Proposition 1: with the root chosen by the construction no one ever waits:
+    // completion time <= ceil(log2 p) alpha + beta * sum_{i != r} m_i.
+    const Tree free_tree = BuildTree(TreeKind::kAdaptive, m, -1);
+    EXPECT_LE(CompletionTime(free_tree, free_tree.root, 100.0, 1.0),
+              levels * 100.0 + (total - m[free_tree.root]) + 1e-9);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ManyP, TreeProperties,
+                         ::testing::Values(1, 2, 3, 5, 7, 8, 11, 16, 17, 31, 64, 100, 1000));
+
+TEST(Tree, RejectsBadInput) {
+  EXPECT_THROW(BuildTree(TreeKind::kAdaptive, {}, 0), std::invalid_argument);
+  EXPECT_THROW(BuildTree(TreeKind::kAdaptive, {1, 2}, 2), std::invalid_argument);
+  EXPECT_THROW(BuildTree(TreeKind::kAdaptive, {1, -2}, 0), std::invalid_argument);
+  EXPECT_THROW(BuildTree(TreeKind::kOblivious, {1, 2}, -1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tuw::tree
