@@ -9,7 +9,9 @@
 namespace tuw::tree {
 namespace {
 
-const ChildEdge& Child(const Tree& t, int rank, std::size_t k) { return t.nodes[rank].children.at(k); }
+const ChildEdge& Child(const Tree& t, int rank, std::size_t k) {
+  return t.nodes[rank].children.at(k);
+}
 
 // p = 11, root 9 (the shape of the paper's Figure 2), m = 3 1 4 1 5 9 2 6 5 3 5 (44 in all).
 // Round 0 (pairs; T = M - m_g is 0 for singletons, so ties go to the larger M, full ties right):

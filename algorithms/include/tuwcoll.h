@@ -39,8 +39,8 @@ int Binomial_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                      MPI_Comm comm);
 int Binomial_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                      MPI_Datatype recvtype, int root, MPI_Comm comm);
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm);
 
 /* The tags libtuwcoll uses on its private duplicate of the user's communicator. User traffic
  * never shares that communicator; the values are public so that PMPI tools can tell the

@@ -11,8 +11,8 @@ extern "C" int Binomial_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                        root, comm};
+  const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                        displs,  recvtype,  root,     comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   rc = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);

@@ -10,8 +10,8 @@ extern "C" int Binomial_Scatterv(const void* sendbuf, const int sendcounts[], co
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  const ScatterArgs args{sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                         root, comm};
+  const ScatterArgs args{sendbuf,   sendcounts, displs, sendtype, recvbuf,
+                         recvcount, recvtype,   root,   comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   rc = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);

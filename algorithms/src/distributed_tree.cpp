@@ -73,14 +73,14 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, std::int
       if (rc != MPI_SUCCESS) return rc;
       sibling_summary = FromWire(in);
       if (as_fixed_root.cube.gather_root != rank) {
-        rc = MPI_Send(in.data(), 4, MPI_INT64_T, as_fixed_root.cube.gather_root,
-                      TUWCOLL_TAG_INFORM, private_comm);
+        rc = MPI_Send(in.data(), 4, MPI_INT64_T, as_fixed_root.cube.gather_root, TUWCOLL_TAG_INFORM,
+                      private_comm);
         if (rc != MPI_SUCCESS) return rc;
       }
       const Summary& l = mine_is_left ? as_fixed_root : sibling_summary;
       const Summary& r = mine_is_left ? sibling_summary : as_fixed_root;
-      const bool left_wins = tree::LeftCubeWins(tree::TreeKind::kAdaptive, left, l.cube, right,
-                                                r.cube, root);
+      const bool left_wins =
+          tree::LeftCubeWins(tree::TreeKind::kAdaptive, left, l.cube, right, r.cube, root);
       as_fixed_root = left_wins ? Merge(l, r) : Merge(r, l);
     }
 

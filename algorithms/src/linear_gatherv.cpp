@@ -10,16 +10,16 @@ extern "C" int Linear_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype s
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                        root, comm};
+  const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                        displs,  recvtype,  root,     comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   rc = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
   if (ctx.rank != root) {
     if (own_bytes == 0) return MPI_SUCCESS;
-    return RaiseError(comm, MPI_Send(sendbuf, sendcount, sendtype, root, TUWCOLL_TAG_DATA,
-                                     ctx.private_comm));
+    return RaiseError(
+        comm, MPI_Send(sendbuf, sendcount, sendtype, root, TUWCOLL_TAG_DATA, ctx.private_comm));
   }
   std::vector<MPI_Request> requests;
   requests.reserve(ctx.size);

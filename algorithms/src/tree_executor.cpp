@@ -77,8 +77,8 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
       int rc = MakeRangeType(a.recvcounts, a.displs, a.recvtype, c.lo, c.hi, &range_type);
       if (rc != MPI_SUCCESS) return rc;
       types.push_back(range_type);
-      Note(&error, MPI_Irecv(a.recvbuf, 1, range_type, c.child, TUWCOLL_TAG_DATA,
-                             ctx.private_comm, &request));
+      Note(&error, MPI_Irecv(a.recvbuf, 1, range_type, c.child, TUWCOLL_TAG_DATA, ctx.private_comm,
+                             &request));
     }
     requests.push_back(request);
   }
@@ -138,8 +138,8 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
       Note(&error, MPI_Imrecv(buffer.get() + offsets.child[k], static_cast<int>(c.bytes),
                               MPI_PACKED, &matched[k], &request));
     } else if (c.bytes > 0 && !TooLargeForIntCount(c.bytes)) {
-      Note(&error, MPI_Irecv(buffer.get() + offsets.child[k], static_cast<int>(c.bytes),
-                             MPI_PACKED, c.child, TUWCOLL_TAG_DATA, ctx.private_comm, &request));
+      Note(&error, MPI_Irecv(buffer.get() + offsets.child[k], static_cast<int>(c.bytes), MPI_PACKED,
+                             c.child, TUWCOLL_TAG_DATA, ctx.private_comm, &request));
     } else {
       if (TooLargeForIntCount(c.bytes)) Note(&error, MPI_ERR_COUNT);
       continue;
@@ -192,15 +192,15 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
       int rc = MakeRangeType(a.sendcounts, a.displs, a.sendtype, c.lo, c.hi, &range_type);
       if (rc != MPI_SUCCESS) return rc;
       types.push_back(range_type);
-      Note(&error, MPI_Isend(a.sendbuf, 1, range_type, c.child, TUWCOLL_TAG_DATA,
-                             ctx.private_comm, &request));
+      Note(&error, MPI_Isend(a.sendbuf, 1, range_type, c.child, TUWCOLL_TAG_DATA, ctx.private_comm,
+                             &request));
     }
     requests.push_back(request);
   }
   if (block_bytes != nullptr && a.recvbuf != MPI_IN_PLACE) {
-    Note(&error, LocalCopy(OffsetBy(a.sendbuf, a.displs[ctx.rank], a.sendtype),
-                           a.sendcounts[ctx.rank], a.sendtype, a.recvbuf, a.recvcount,
-                           a.recvtype, ctx.private_comm, ctx.rank));
+    Note(&error,
+         LocalCopy(OffsetBy(a.sendbuf, a.displs[ctx.rank], a.sendtype), a.sendcounts[ctx.rank],
+                   a.sendtype, a.recvbuf, a.recvcount, a.recvtype, ctx.private_comm, ctx.rank));
   }
   Note(&error, WaitAll(&requests));
   FreeTypes(&types);
@@ -263,8 +263,8 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
     Note(&error, MPI_ERR_TRUNCATE);
   } else if (view.own_bytes > 0) {
     int position = 0;
-    Note(&error, MPI_Unpack(buffer.get() + offsets.own, static_cast<int>(view.own_bytes),
-                            &position, a.recvbuf, a.recvcount, a.recvtype, ctx.private_comm));
+    Note(&error, MPI_Unpack(buffer.get() + offsets.own, static_cast<int>(view.own_bytes), &position,
+                            a.recvbuf, a.recvcount, a.recvtype, ctx.private_comm));
   }
   Note(&error, WaitAll(&requests));
   return error;

@@ -4,9 +4,9 @@
 
 using namespace tuw::detail;
 
-extern "C" int TUW_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void* recvbuf, const int recvcounts[], const int displs[],
-                           MPI_Datatype recvtype, int root, MPI_Comm comm) {
+extern "C" int TUW_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           int root, MPI_Comm comm) {
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
@@ -26,7 +26,8 @@ extern "C" int TUW_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype send
                          &error_in_tree);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
   rc = ExecuteGather(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, {});
+  // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
+  if (ctx.rank == root && error_in_tree != MPI_SUCCESS) rc = error_in_tree;
   if (local != MPI_SUCCESS) rc = local;
-  if (rc == MPI_SUCCESS && ctx.rank == root) rc = error_in_tree;
   return RaiseError(comm, rc);
 }

@@ -24,7 +24,8 @@ extern "C" int TUW_Scatterv(const void* sendbuf, const int sendcounts[], const i
                          &error_in_tree);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
   rc = ExecuteScatter(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, {});
+  // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
+  if (ctx.rank == root && error_in_tree != MPI_SUCCESS) rc = error_in_tree;
   if (local != MPI_SUCCESS) rc = local;
-  if (rc == MPI_SUCCESS && ctx.rank == root) rc = error_in_tree;
   return RaiseError(comm, rc);
 }

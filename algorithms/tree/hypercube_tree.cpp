@@ -104,7 +104,9 @@ Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int 
 
 NodeView ObliviousLocalView(int rank, int p, int fixed_root) {
   // A cube's root in the oblivious tree: the given root if the cube holds it, else its last rank.
-  auto gather_root_of = [&](const CubeRange& c) { return c.Contains(fixed_root) ? fixed_root : c.hi; };
+  auto gather_root_of = [&](const CubeRange& c) {
+    return c.Contains(fixed_root) ? fixed_root : c.hi;
+  };
   NodeView view;
   view.rank = rank;
   const int levels = CeilLog2(p);
@@ -136,8 +138,9 @@ PieceOffsets ComputePieceOffsets(const NodeView& node) {
   const std::size_t n = node.children.size();
   std::vector<std::size_t> order(n);
   for (std::size_t i = 0; i < n; ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return node.children[a].lo < node.children[b].lo; });
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return node.children[a].lo < node.children[b].lo;
+  });
   PieceOffsets offsets;
   offsets.child.assign(n, 0);
   std::int64_t position = 0;

@@ -62,9 +62,9 @@ struct ChildEdge {
 // A process's view of the tree: everything it needs to execute its part.
 struct NodeView {
   int rank = -1;
-  int parent = -1;         // -1 at the tree's root
-  int parent_level = -1;   // round in which this node sends to its parent
-  int lo = 0;              // ranks this node holds when it sends (all ranks at the root)
+  int parent = -1;        // -1 at the tree's root
+  int parent_level = -1;  // round in which this node sends to its parent
+  int lo = 0;             // ranks this node holds when it sends (all ranks at the root)
   int hi = -1;
   std::int64_t bytes = 0;  // total bytes of [lo, hi]
   std::int64_t own_bytes = 0;

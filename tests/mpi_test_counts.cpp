@@ -1,0 +1,141 @@
+// Message counts of TUW_Gatherv / TUW_Scatterv, observed through the PMPI profiling interface
+// (not by timing): the definitions below intercept the library's point-to-point calls.
+//  - the root posts at most ceil(log2 p) data receives (gather) / sends (scatter);
+//  - construction: each process sends at most 2 ceil(log2 p) and receives at most ceil(log2 p)
+//    constant-size messages (Lemma 3: an exchange between fixed roots plus one notice from a
+//    fixed root to its gather root per round);
+//  - each block crosses each tree edge on its path once: a process sends exactly its subtree's
+//    bytes once and receives exactly its children's bytes, and the root receives sum_{i!=r} m_i.
+#include <map>
+
+#include "hypercube_tree.hpp"
+#include "mpi_test_support.hpp"
+#include "tuwcoll.h"
+
+namespace {
+struct Traffic {
+  std::map<int, long> sends, recvs;            // messages by tag
+  std::map<int, long> sent_bytes, recv_bytes;  // bytes by tag
+  void Clear() { *this = Traffic{}; }
+};
+Traffic g_traffic;
+bool g_counting = false;
+
+long Bytes(int count, MPI_Datatype type) {
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  return static_cast<long>(count) * size;
+}
+void CountSend(int count, MPI_Datatype type, int tag) {
+  if (!g_counting) return;
+  g_traffic.sends[tag]++;
+  g_traffic.sent_bytes[tag] += Bytes(count, type);
+}
+void CountRecv(int count, MPI_Datatype type, int tag) {
+  if (!g_counting) return;
+  g_traffic.recvs[tag]++;
+  g_traffic.recv_bytes[tag] += Bytes(count, type);
+}
+}  // namespace
+
+extern "C" {
+int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  CountSend(count, type, tag);
+  return PMPI_Send(buf, count, type, dest, tag, comm);
+}
+int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  CountSend(count, type, tag);
+  return PMPI_Isend(buf, count, type, dest, tag, comm, request);
+}
+int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status* status) {
+  CountRecv(count, type, tag);
+  return PMPI_Recv(buf, count, type, source, tag, comm, status);
+}
+int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  CountRecv(count, type, tag);
+  return PMPI_Irecv(buf, count, type, source, tag, comm, request);
+}
+int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int stag, void* rbuf,
+                 int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                 MPI_Status* status) {
+  CountSend(scount, stype, stag);
+  CountRecv(rcount, rtype, rtag);
+  return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
+                       status);
+}
+}
+
+namespace {
+using namespace irrtest;
+
+TEST(MessageCounts, GatherAndScatterOnTheAdaptiveTree) {
+  const int p = Size(), rank = Rank();
+  const long levels = tuw::tree::CeilLog2(p);
+  for (int root : {0, p / 2, p - 1}) {
+    for (int seed = 0; seed < 4; ++seed) {
+      const std::vector<int> counts = RandomCounts(p, 31 * seed + root);
+      std::vector<std::int64_t> bytes(counts.size());
+      long others = 0;
+      for (int i = 0; i < p; ++i) {
+        bytes[i] = 4L * counts[i];
+        if (i != root) others += bytes[i];
+      }
+      const auto tree = tuw::tree::BuildTree(tuw::tree::TreeKind::kAdaptive, bytes, root);
+      const auto& node = tree.nodes[rank];
+      long child_bytes = 0, nonempty_children = 0;
+      for (const auto& c : node.children) {
+        child_bytes += c.bytes;
+        nonempty_children += c.bytes > 0;
+      }
+      std::vector<int> displs(p), send(counts[rank] + 1, rank), recv;
+      int total = 0;
+      for (int i = 0; i < p; ++i) {
+        displs[i] = total;
+        total += counts[i];
+      }
+      if (rank == root) recv.resize(total + 1);
+      for (int op = 0; op < 2; ++op) {
+        TUW_Gatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(),
+                    MPI_INT, root, MPI_COMM_WORLD);  // creates the private communicator first
+        g_traffic.Clear();
+        g_counting = true;
+        if (op == 0) {
+          TUW_Gatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(),
+                      MPI_INT, root, MPI_COMM_WORLD);
+        } else {
+          TUW_Scatterv(recv.data(), counts.data(), displs.data(), MPI_INT, send.data(),
+                       counts[rank], MPI_INT, root, MPI_COMM_WORLD);
+        }
+        g_counting = false;
+        Traffic& t = g_traffic;
+        const long construct_sends = t.sends[TUWCOLL_TAG_CONSTRUCT] + t.sends[TUWCOLL_TAG_INFORM];
+        const long construct_recvs = t.recvs[TUWCOLL_TAG_CONSTRUCT] + t.recvs[TUWCOLL_TAG_INFORM];
+        bool ok = construct_sends <= 2 * levels && construct_recvs <= levels;
+        const bool gather = op == 0;
+        const long data_in = gather ? t.recvs[TUWCOLL_TAG_DATA] : t.sends[TUWCOLL_TAG_DATA];
+        const long bytes_down =
+            gather ? t.recv_bytes[TUWCOLL_TAG_DATA] : t.sent_bytes[TUWCOLL_TAG_DATA];
+        const long bytes_up =
+            gather ? t.sent_bytes[TUWCOLL_TAG_DATA] : t.recv_bytes[TUWCOLL_TAG_DATA];
+        const long messages_up = gather ? t.sends[TUWCOLL_TAG_DATA] : t.recvs[TUWCOLL_TAG_DATA];
+        ok = ok && data_in == nonempty_children && data_in <= levels;
+        if (rank == root) {
+          // Each non-root block reaches (or leaves) the root exactly once.
+          ok = ok && bytes_down == others && messages_up == 0;
+        } else {
+          ok = ok && bytes_down == child_bytes && bytes_up == node.bytes &&
+               messages_up == (node.bytes > 0 ? 1 : 0);
+        }
+        EXPECT_TRUE(AllRanks(ok)) << (gather ? "gather" : "scatter") << " rank " << rank << " root "
+                                  << root << " construct sends " << construct_sends << " recvs "
+                                  << construct_recvs << " data messages to children " << data_in
+                                  << " bytes " << bytes_down << "/" << bytes_up;
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,126 @@
+// Bad arguments: the MPI error class a user expects, raised through the communicator's error
+// handler (MPI_ERRORS_RETURN here), never a hang, and the communicator stays usable afterwards.
+#include "mpi_test_support.hpp"
+#include "tuwcoll_registry.hpp"
+
+namespace {
+using namespace irrtest;
+
+int ErrorClass(int rc) {
+  int cls = rc;
+  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+  return cls;
+}
+
+class Errors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    p_ = Size(comm_);
+    rank_ = Rank(comm_);
+    counts_.assign(p_, 2);
+    for (int i = 0; i < p_; ++i) displs_.push_back(2 * i);
+    send_ = {rank_ * 10, rank_ * 10 + 1};
+    recv_.assign(2 * p_, kFill);
+  }
+  void TearDown() override {
+    MPI_Comm_free(&comm_);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  }
+  int Gather(tuw::GathervFn fn, int sendcount, int root) {
+    return fn(send_.data(), sendcount, MPI_INT, recv_.data(), counts_.data(), displs_.data(),
+              MPI_INT, root, comm_);
+  }
+  int Scatter(tuw::ScattervFn fn, int recvcount, int root) {
+    return fn(recv_.data(), counts_.data(), displs_.data(), MPI_INT, send_.data(), recvcount,
+              MPI_INT, root, comm_);
+  }
+  // A correct gather right after an error: no stale message of the failed call interferes.
+  // (Buffers of an erroneous call are undefined, as in MPI: refill them.)
+  bool GatherStillWorks(tuw::GathervFn fn) {
+    send_ = {rank_ * 10, rank_ * 10 + 1};
+    counts_.assign(p_, 2);
+    recv_.assign(2 * p_, kFill);
+    bool ok = Gather(fn, 2, 0) == MPI_SUCCESS;
+    if (rank_ == 0) {
+      for (int i = 0; i < p_; ++i)
+        ok = ok && recv_[2 * i] == 10 * i && recv_[2 * i + 1] == 10 * i + 1;
+    }
+    return AllRanks(ok, comm_);
+  }
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int p_ = 0, rank_ = 0;
+  std::vector<int> counts_, displs_, send_, recv_;
+};
+
+TEST_F(Errors, InvalidRootAndNullCommunicatorEverywhere) {
+  for (const auto& alg : tuw::kGathervAlgorithms) {
+    if (alg.name == "MPI_Gatherv") continue;
+    EXPECT_EQ(ErrorClass(Gather(alg.fn, 2, p_)), MPI_ERR_ROOT) << alg.name;
+    EXPECT_EQ(ErrorClass(Gather(alg.fn, 2, -1)), MPI_ERR_ROOT) << alg.name;
+    EXPECT_EQ(ErrorClass(alg.fn(send_.data(), 2, MPI_INT, recv_.data(), counts_.data(),
+                                displs_.data(), MPI_INT, 0, MPI_COMM_NULL)),
+              MPI_ERR_COMM)
+        << alg.name;
+    EXPECT_TRUE(GatherStillWorks(alg.fn)) << alg.name;
+  }
+  for (const auto& alg : tuw::kScattervAlgorithms) {
+    if (alg.name == "MPI_Scatterv") continue;
+    EXPECT_EQ(ErrorClass(Scatter(alg.fn, 2, p_)), MPI_ERR_ROOT) << alg.name;
+    EXPECT_EQ(ErrorClass(alg.fn(recv_.data(), counts_.data(), displs_.data(), MPI_INT, send_.data(),
+                                2, MPI_INT, 0, MPI_COMM_NULL)),
+              MPI_ERR_COMM)
+        << alg.name;
+  }
+}
+
+// The baselines check their own arguments locally, like MPI_Gatherv: every process passes -1.
+TEST_F(Errors, NegativeCountsEverywhereInBaselines) {
+  counts_.assign(p_, -1);
+  for (const char* name : {"Linear_Gatherv", "Binomial_Gatherv"}) {
+    for (const auto& alg : tuw::kGathervAlgorithms) {
+      if (alg.name == name) {
+        EXPECT_EQ(ErrorClass(Gather(alg.fn, -1, 0)), MPI_ERR_COUNT) << name;
+      }
+    }
+  }
+  for (const char* name : {"Linear_Scatterv", "Binomial_Scatterv"}) {
+    for (const auto& alg : tuw::kScattervAlgorithms) {
+      if (alg.name == name) {
+        EXPECT_EQ(ErrorClass(Scatter(alg.fn, -1, 0)), MPI_ERR_COUNT) << name;
+      }
+    }
+  }
+}
+
+// TUW_*: a bad count on ONE process is reported there and at the root, nobody hangs, and the
+// next call on the same communicator is correct.
+TEST_F(Errors, TuwOneNegativeCountNoHang) {
+  if (p_ < 2) GTEST_SKIP() << "needs a non-root process";
+  const int bad = p_ - 1;
+  int rc = Gather(TUW_Gatherv, rank_ == bad ? -3 : 2, 0);
+  const int expected = (rank_ == bad || rank_ == 0) ? MPI_ERR_COUNT : MPI_SUCCESS;
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == expected, comm_)) << "rank " << rank_ << " rc " << rc;
+  EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
+
+  rc = Scatter(TUW_Scatterv, rank_ == bad ? -3 : 2, 0);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == expected, comm_)) << "rank " << rank_ << " rc " << rc;
+  EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
+}
+
+TEST_F(Errors, TuwBadRootCountsAndMismatchedSizes) {
+  if (p_ < 2) GTEST_SKIP() << "needs a non-root process";
+  // A negative recvcount at the root: only the root can tell.
+  if (rank_ == 0) counts_[p_ - 1] = -5;
+  int rc = Gather(TUW_Gatherv, 2, 0);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == (rank_ == 0 ? MPI_ERR_COUNT : MPI_SUCCESS), comm_));
+  EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
+  // The last process sends 1 int while the root expects 2.
+  rc = Gather(TUW_Gatherv, rank_ == p_ - 1 ? 1 : 2, 0);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == (rank_ == 0 ? MPI_ERR_TRUNCATE : MPI_SUCCESS), comm_))
+      << "rank " << rank_ << " rc " << rc;
+  EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
+}
+
+}  // namespace

@@ -1,0 +1,39 @@
+// main() for the MPI GoogleTest programs: MPI is initialised around the whole run and the exit
+// status is agreed by all ranks. Only rank 0 prints the normal progress; every rank prints its
+// failures.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+namespace {
+class FailuresOnly : public ::testing::EmptyTestEventListener {
+ public:
+  explicit FailuresOnly(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (r.failed()) {
+      std::printf("[rank %d] %s:%d: Failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?",
+                  r.line_number(), r.summary());
+      std::fflush(stdout);
+    }
+  }
+
+ private:
+  int rank_;
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new FailuresOnly(rank));
+  }
+  const int local = RUN_ALL_TESTS();
+  int global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return global;
+}

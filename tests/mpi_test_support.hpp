@@ -1,0 +1,86 @@
+// Helpers for GoogleTest under MPI: every rank runs every test; verdicts are agreed collectively
+// so that no rank leaves a collective early, and failing ranks print their own details.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace irrtest {
+
+inline int Rank(MPI_Comm comm = MPI_COMM_WORLD) {
+  int r;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+inline int Size(MPI_Comm comm = MPI_COMM_WORLD) {
+  int s;
+  MPI_Comm_size(comm, &s);
+  return s;
+}
+
+// True on every rank iff `ok` holds on every rank of comm.
+inline bool AllRanks(bool ok, MPI_Comm comm = MPI_COMM_WORLD) {
+  int local = ok ? 1 : 0, global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_LAND, comm);
+  return global == 1;
+}
+
+// Number of random problems per (algorithm, root); smaller for MPICH runs (IRRCOLL_TEST_SEEDS).
+inline int SeedCount(int fallback) {
+  const char* env = std::getenv("IRRCOLL_TEST_SEEDS");
+  return env ? std::atoi(env) : fallback;
+}
+
+// Random block counts, identical on all ranks: ~25% zeros, sometimes a few large blocks.
+inline std::vector<int> RandomCounts(int p, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> counts(p);
+  for (int& c : counts) c = (rng() % 4 == 0) ? 0 : static_cast<int>(1 + rng() % 40);
+  if (rng() % 3 == 0) {
+    for (int k = 0; k < 2; ++k) counts[rng() % p] = 2000 + static_cast<int>(rng() % 3000);
+  }
+  return counts;
+}
+
+// Displacements for `counts`: blocks in a random order with random gaps between them.
+inline std::vector<int> PermutedDisplacements(const std::vector<int>& counts, std::uint64_t seed,
+                                              int* extent) {
+  std::mt19937_64 rng(seed * 7919 + 1);
+  std::vector<int> order(counts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<int> displs(counts.size());
+  int position = static_cast<int>(rng() % 5);
+  for (int i : order) {
+    displs[i] = position;
+    position += counts[i] + static_cast<int>(rng() % 4);
+  }
+  *extent = position + 3;
+  return displs;
+}
+
+inline std::vector<int> ContiguousDisplacements(const std::vector<int>& counts, int* extent) {
+  std::vector<int> displs(counts.size());
+  int position = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    displs[i] = position;
+    position += counts[i];
+  }
+  *extent = position;
+  return displs;
+}
+
+// The value of element k of rank i's block: recognisable, never equal to the fill value.
+inline int Pattern(int rank, int k) { return (rank + 1) * 1000003 + k * 7 + 11; }
+constexpr int kFill = -123456789;
+
+// Non-root processes get these as recvcounts/displs: an algorithm that reads them goes wrong.
+inline std::vector<int> Garbage(int p) { return std::vector<int>(p, -99999); }
+
+}  // namespace irrtest
