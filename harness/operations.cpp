@@ -1,0 +1,162 @@
+#include "operations.hpp"
+
+#include <algorithm>
+
+#include "tuwcoll.h"
+
+namespace irr::bench {
+namespace {
+
+constexpr int kGuard = 16;  // ints after each buffer that no operation may touch
+constexpr int kFill = -0x2ed1bee;
+int Pattern(int rank, int k) { return (rank + 1) * 1000003 + k * 7 + 11; }
+
+bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+bool Case::IsGather() const { return op_.find("Gather") != std::string::npos; }
+bool Case::IsPadded() const {
+  return op_ == "MPI_Gather" || op_ == "MPI_Scatter" || StartsWith(op_, "Guideline2_");
+}
+
+std::int64_t Case::BytesNeeded(const std::string& op, const std::vector<std::int64_t>& counts,
+                               int root, int rank) {
+  std::int64_t m = 0, max = 0;
+  for (auto c : counts) {
+    m += c;
+    max = std::max(max, c);
+  }
+  const bool padded = op == "MPI_Gather" || op == "MPI_Scatter" || StartsWith(op, "Guideline2_");
+  const std::int64_t p = static_cast<std::int64_t>(counts.size());
+  const std::int64_t at_root = padded ? p * max : m;
+  const std::int64_t own = padded ? max : counts[rank];
+  return 4 * (own + kGuard + (rank == root ? at_root + kGuard : 0)) + 8 * p;
+}
+
+Case::Case(const std::string& op, const std::vector<std::int64_t>& counts, int root, MPI_Comm comm)
+    : op_(op), root_(root), comm_(comm) {
+  MPI_Comm_rank(comm, &rank_);
+  MPI_Comm_size(comm, &p_);
+  counts_.assign(counts.begin(), counts.end());
+  displs_.resize(p_);
+  int position = 0;
+  for (int i = 0; i < p_; ++i) {
+    displs_[i] = position;
+    position += counts_[i];
+    max_count_ = std::max(max_count_, counts_[i]);
+  }
+  own_ = counts_[rank_];
+  const bool at_root = rank_ == root_;
+  const int root_elems = IsPadded() ? p_ * max_count_ : position;
+  const int own_elems = IsPadded() ? max_count_ : own_;
+  if (op_ == "Empty" || op_ == "Barrier") return;
+  if (IsGather()) {
+    send_.assign(own_elems + kGuard, 0);
+    recv_.assign(at_root ? root_elems + kGuard : 0, 0);
+  } else {
+    send_.assign(at_root ? root_elems + kGuard : 0, 0);
+    recv_.assign(own_elems + kGuard, 0);
+  }
+}
+
+int Case::Run() {
+  int* send = send_.empty() ? nullptr : send_.data();
+  int* recv = recv_.empty() ? nullptr : recv_.data();
+  if (op_ == "Empty") return MPI_SUCCESS;
+  if (op_ == "Barrier") return MPI_Barrier(comm_);
+  if (op_ == "MPI_Gather") {
+    return MPI_Gather(send, max_count_, MPI_INT, recv, max_count_, MPI_INT, root_, comm_);
+  }
+  if (op_ == "MPI_Scatter") {
+    return MPI_Scatter(send, max_count_, MPI_INT, recv, max_count_, MPI_INT, root_, comm_);
+  }
+  if (StartsWith(op_, "Guideline2_")) {
+    // Guideline (2)'s right-hand side as one operation: agree on the padded size, then the
+    // regular collective on it.
+    int padded = 0;
+    int rc = MPI_Allreduce(&own_, &padded, 1, MPI_INT, MPI_MAX, comm_);
+    if (rc != MPI_SUCCESS) return rc;
+    return IsGather() ? MPI_Gather(send, padded, MPI_INT, recv, padded, MPI_INT, root_, comm_)
+                      : MPI_Scatter(send, padded, MPI_INT, recv, padded, MPI_INT, root_, comm_);
+  }
+  if (op_ == "MPI_Gatherv" || op_ == "TUW_Gatherv" || op_ == "Linear_Gatherv" ||
+      op_ == "Binomial_Gatherv" || op_ == "TEST_Broken_Gatherv") {
+    auto fn = op_ == "MPI_Gatherv"        ? MPI_Gatherv
+              : op_ == "Linear_Gatherv"   ? Linear_Gatherv
+              : op_ == "Binomial_Gatherv" ? Binomial_Gatherv
+                                          : TUW_Gatherv;
+    int rc = fn(send, own_, MPI_INT, recv, counts_.data(), displs_.data(), MPI_INT, root_, comm_);
+    // The test-only operation corrupts one received element, so that validation must catch it.
+    if (op_ == "TEST_Broken_Gatherv" && rank_ == root_ && !recv_.empty()) recv_[0] ^= 1;
+    return rc;
+  }
+  auto fn = op_ == "MPI_Scatterv"        ? MPI_Scatterv
+            : op_ == "Linear_Scatterv"   ? Linear_Scatterv
+            : op_ == "Binomial_Scatterv" ? Binomial_Scatterv
+                                         : TUW_Scatterv;
+  return fn(send, counts_.data(), displs_.data(), MPI_INT, recv, own_, MPI_INT, root_, comm_);
+}
+
+void Case::FillForValidation() {
+  std::fill(send_.begin(), send_.end(), kFill);
+  std::fill(recv_.begin(), recv_.end(), kFill);
+  const int own_elems = IsPadded() ? max_count_ : own_;
+  if (IsGather()) {
+    for (int k = 0; k < own_elems; ++k) send_[k] = Pattern(rank_, k);
+  } else if (rank_ == root_) {
+    for (int i = 0; i < p_; ++i) {
+      const int begin = IsPadded() ? i * max_count_ : displs_[i];
+      const int n = IsPadded() ? max_count_ : counts_[i];
+      for (int k = 0; k < n; ++k) send_[begin + k] = Pattern(i, k);
+    }
+  }
+}
+
+bool Case::CheckAfterValidation(std::string* why) const {
+  auto expect = [&](const std::vector<int>& buf, std::size_t index, int value) {
+    if (buf[index] == value) return true;
+    *why = "rank " + std::to_string(rank_) + ": element " + std::to_string(index) + " is " +
+           std::to_string(buf[index]) + ", expected " + std::to_string(value);
+    return false;
+  };
+  const int own_elems = IsPadded() ? max_count_ : own_;
+  if (IsGather()) {
+    if (rank_ != root_) return true;
+    std::size_t end = 0;
+    for (int i = 0; i < p_; ++i) {
+      const int begin = IsPadded() ? i * max_count_ : displs_[i];
+      const int n = IsPadded() ? max_count_ : counts_[i];
+      for (int k = 0; k < n; ++k) {
+        if (!expect(recv_, begin + k, Pattern(i, k))) return false;
+      }
+      end = std::max<std::size_t>(end, begin + n);
+    }
+    for (std::size_t k = end; k < recv_.size(); ++k) {
+      if (!expect(recv_, k, kFill)) return false;
+    }
+    return true;
+  }
+  for (int k = 0; k < own_elems; ++k) {
+    if (!expect(recv_, k, Pattern(rank_, k))) return false;
+  }
+  for (std::size_t k = own_elems; k < recv_.size(); ++k) {
+    if (!expect(recv_, k, kFill)) return false;
+  }
+  return true;
+}
+
+bool Case::Validate(std::string* why) {
+  if (op_ == "Empty" || op_ == "Barrier") return true;
+  FillForValidation();
+  const int rc = Run();
+  bool ok = rc == MPI_SUCCESS;
+  if (!ok)
+    *why = "rank " + std::to_string(rank_) + ": the call returned MPI error " + std::to_string(rc);
+  ok = ok && CheckAfterValidation(why);
+  int local = ok ? 1 : 0, all = 0;
+  MPI_Allreduce(&local, &all, 1, MPI_INT, MPI_LAND, comm_);
+  return all == 1;
+}
+
+}  // namespace irr::bench

@@ -1,0 +1,164 @@
+"""irrbench end to end under both MPI libraries: rows and metadata, a killed run that resumes,
+bad input, a validation failure and the scale guards."""
+import collections
+import os
+import signal
+import subprocess
+import time
+
+import irrcsv
+
+HEADER = "op,distribution,b,p,root,m,m_padded,rep,seconds,late,status"
+
+
+def test_end_to_end_rows_and_metadata(mpi, tmp_path):
+    out = tmp_path / "raw.csv"
+    np = 4 if mpi.flavour == "openmpi" else 3
+    r = mpi.run(np, "--ops", "TUW_Gatherv,MPI_Gatherv,MPI_Scatter", "--dists", "same,decreasing",
+                "--b", "1,10", "--nrep", "3", "--warmup", "1", "--out", out)
+    assert r.returncode == 0, r.stderr
+    meta, rows = irrcsv.read(out)
+    assert HEADER in out.read_text().splitlines()
+    for key in ("library", "mpi_version", "p", "nodes", "processes_per_node", "root", "nrep",
+                "warmup", "sync", "seed", "start_time", "git_commit", "compiler",
+                "compiler_flags"):
+        assert key in meta, key
+    assert meta["p"] == str(np) and meta["nrep"] == "3" and meta["root"] == str(np // 2)
+    assert meta["nodes"] == "1" and meta["processes_per_node"] == str(np)
+    assert ("Open MPI" in meta["library"]) == (mpi.flavour == "openmpi")
+    assert len(rows) == 3 * 2 * 2 * 3
+    per_case = collections.Counter((r["op"], r["distribution"], r["b"]) for r in rows)
+    assert set(per_case.values()) == {3}
+    for row in rows:
+        b = int(row["b"])
+        if row["distribution"] == "same":
+            m = [b] * np
+        else:  # decreasing: floor(2b(p-i)/p) + 1
+            m = [2 * b * (np - i) // np + 1 for i in range(np)]
+        assert int(row["m"]) == sum(m) and int(row["m_padded"]) == np * max(m)
+        assert row["status"] == "ok" and float(row["seconds"]) > 0
+    assert sorted({int(r["rep"]) for r in rows}) == [0, 1, 2]
+
+
+def count_complete(path, nrep):
+    if not path.exists():
+        return 0
+    rows = [l for l in path.read_text().splitlines() if l and not l.startswith("#") and l != HEADER]
+    per_case = collections.Counter(tuple(l.split(",")[:3]) for l in rows)
+    return sum(1 for n in per_case.values() if n == nrep)
+
+
+def test_killed_run_keeps_finished_cases_and_resumes(openmpi, tmp_path):
+    out = tmp_path / "raw.csv"
+    args = ["--ops", "MPI_Gatherv,TUW_Gatherv", "--dists", "same,random,spikes,decreasing",
+            "--b", "1,10,100,1000", "--nrep", "200", "--warmup", "2", "--out", out]
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    proc = subprocess.Popen(openmpi.command(4, *args), env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while count_complete(out, 200) < 3 and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run finished before it could be killed: make it longer"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = count_complete(out, 200)
+    assert 3 <= before < 32
+    # Every case in the file of the killed run is either complete or the one cut off.
+    meta, rows = irrcsv.read(out)
+    per_case = collections.Counter((r["op"], r["distribution"], r["b"]) for r in rows)
+    assert sum(1 for n in per_case.values() if n != 200) <= 1
+    r = openmpi.run(4, *args, "--resume")
+    assert r.returncode == 0, r.stderr
+    meta, rows = irrcsv.read(out)
+    per_case = collections.Counter((r["op"], r["distribution"], r["b"]) for r in rows)
+    assert len(per_case) == 2 * 4 * 4 and set(per_case.values()) == {200}
+    reps = collections.Counter((r["op"], r["distribution"], r["b"], r["rep"]) for r in rows)
+    assert set(reps.values()) == {1}, "duplicated repetitions after --resume"
+    assert "resumed" in meta
+
+
+def test_resume_refuses_other_method_and_existing_file(openmpi, tmp_path):
+    out = tmp_path / "raw.csv"
+    base = ["--ops", "TUW_Gatherv", "--dists", "same", "--b", "1", "--warmup", "0", "--out", out]
+    assert openmpi.run(2, *base, "--nrep", "2").returncode == 0
+    r = openmpi.run(2, *base, "--nrep", "3", "--resume")
+    assert r.returncode == 2 and "nrep=2" in r.stderr and "nrep=3" in r.stderr
+    r = openmpi.run(3, *base, "--nrep", "2", "--resume")
+    assert r.returncode == 2 and "p=2" in r.stderr
+    r = openmpi.run(2, *base, "--nrep", "2")
+    assert r.returncode == 2 and "--resume" in r.stderr
+
+
+BAD_INPUTS = [
+    (["--ops", "MPI_Foo"], "unknown operation 'MPI_Foo'", "TUW_Gatherv"),
+    (["--dists", "gaussian"], "unknown distribution 'gaussian'", "two_blocks"),
+    (["--b", "0"], "'0' is not a block size >= 1", None),
+    (["--b", "1,,10"], "'' is not a block size", None),
+    (["--b", "x"], "'x' is not a block size", None),
+    (["--nrep", "0"], "--nrep: '0'", None),
+    (["--warmup", "-1"], "--warmup: '-1'", None),
+    (["--root", "7"], "--root: 7 is not a rank", None),
+    (["--sync", "clock"], "unknown method 'clock'", "barrier,window"),
+    (["--rho", "1"], "--rho: '1'", None),
+    (["--max-mem", "lots"], "--max-mem: 'lots'", None),
+    (["--out", "/proc/forbidden/raw.csv"], "--out: cannot", None),
+    (["--frobnicate"], "unknown option '--frobnicate'", None),
+    (["--nrep"], "--nrep needs a value", None),
+]
+
+
+def test_bad_inputs_exit_2_with_a_clear_message(openmpi):
+    for args, message, valid in BAD_INPUTS:
+        r = openmpi.run(2, *args, timeout=60)
+        assert r.returncode == 2, (args, r.stderr)
+        assert message in r.stderr, (args, r.stderr)
+        assert r.stderr.count("irrbench: error:") == 1, "printed once, by rank 0"
+        if valid:
+            assert valid in r.stderr
+
+
+def test_bad_input_under_mpich_too(tmp_path):
+    import conftest
+    m = conftest.Mpi("mpich")
+    r = m.run(2, "--dists", "gaussian", timeout=60)
+    assert r.returncode == 2 and "unknown distribution 'gaussian'" in r.stderr
+
+
+def test_help_lists_ops_and_distributions(openmpi):
+    r = openmpi.run(1, "--help")
+    assert r.returncode == 0
+    for name in ("MPI_Gatherv", "Guideline2_Scatter", "Binomial_Scatterv", "random_increasing",
+                 "skewed", "--max-mem", "--sync", "default: 75"):
+        assert name in r.stdout, name
+
+
+def test_validation_failure_is_an_error_row_and_exit_1(mpi, tmp_path):
+    out = tmp_path / "raw.csv"
+    r = mpi.run(3, "--ops", "TEST_Broken_Gatherv,TUW_Gatherv", "--dists", "same", "--b", "2",
+                "--nrep", "2", "--warmup", "0", "--out", out,
+                env_extra={"IRRBENCH_TEST_OPS": "1"})
+    assert r.returncode == 1, r.stderr
+    assert "VALIDATION FAILED" in r.stderr
+    _, rows = irrcsv.read(out)
+    broken = [row for row in rows if row["op"] == "TEST_Broken_Gatherv"]
+    assert len(broken) == 1 and broken[0]["status"] == "validation_failed"
+    assert broken[0]["seconds"] == ""
+    assert [row["status"] for row in rows if row["op"] == "TUW_Gatherv"] == ["ok", "ok"]
+    # Without the switch the test-only operation does not exist.
+    r = mpi.run(2, "--ops", "TEST_Broken_Gatherv", "--out", tmp_path / "x.csv")
+    assert r.returncode == 2
+
+
+def test_scale_guards_skip_and_carry_on(openmpi, tmp_path):
+    out = tmp_path / "raw.csv"
+    # b = 10^9 on 4 processes: m = 4e9 MPI_INT overflows int displacements; b = 1000 needs
+    # more than 1 KiB per process. Both are skipped; b = 1 runs.
+    r = openmpi.run(4, "--ops", "TUW_Gatherv", "--dists", "same", "--b", "1000000000,1000,1",
+                    "--nrep", "2", "--warmup", "0", "--max-mem", "1K", "--out", out)
+    assert r.returncode == 0, r.stderr
+    _, rows = irrcsv.read(out)
+    by_b = {row["b"]: row for row in rows}
+    assert "overflows an int" in by_b["1000000000"]["status"]
+    assert "--max-mem" in by_b["1000"]["status"]
+    assert by_b["1"]["status"] == "ok"
+    assert "skipping" in r.stderr
