@@ -42,6 +42,13 @@ struct TypeGuard {
   ~TypeGuard() { MPI_Type_free(&triple); }
 };
 
+// The root's displacements for a variant: contiguous, or permuted with gaps.
+std::vector<int> DisplacementsFor(const Variant& v, const std::vector<int>& counts,
+                                  std::uint64_t seed, int* extent) {
+  return v.permuted ? PermutedDisplacements(counts, seed, extent)
+                    : ContiguousDisplacements(counts, extent);
+}
+
 // Runs one gather problem with `fn` and with MPI_Gatherv; true on every rank iff identical.
 bool GatherCase(tuw::GathervFn fn, MPI_Comm comm, int root, const std::vector<int>& counts,
                 const Variant& v, std::uint64_t seed, std::string* why) {
