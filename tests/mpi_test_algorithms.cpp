@@ -56,8 +56,7 @@ bool GatherCase(tuw::GathervFn fn, MPI_Comm comm, int root, const std::vector<in
   TypeGuard types;
   const int unit = v.triple_type ? 3 : 1;
   int extent = 0;
-  const std::vector<int> displs = v.permuted ? PermutedDisplacements(counts, seed, &extent)
-                                             : ContiguousDisplacements(counts, &extent);
+  const std::vector<int> displs = DisplacementsFor(v, counts, seed, &extent);
   std::vector<int> send(counts[rank] * unit + 1);
   for (int k = 0; k < counts[rank] * unit; ++k) send[k] = Pattern(rank, k);
   const bool at_root = rank == root;
@@ -98,8 +97,7 @@ bool ScatterCase(tuw::ScattervFn fn, MPI_Comm comm, int root, const std::vector<
   TypeGuard types;
   const int unit = v.triple_type ? 3 : 1;
   int extent = 0;
-  const std::vector<int> displs = v.permuted ? PermutedDisplacements(counts, seed, &extent)
-                                             : ContiguousDisplacements(counts, &extent);
+  const std::vector<int> displs = DisplacementsFor(v, counts, seed, &extent);
   const bool at_root = rank == root;
   std::vector<int> send(at_root ? extent * unit + 1 : 0, kFill);
   if (at_root) {
