@@ -49,37 +49,55 @@ std::vector<int> DisplacementsFor(const Variant& v, const std::vector<int>& coun
                     : ContiguousDisplacements(counts, extent);
 }
 
+// What both case runners derive from a problem and a variant.
+struct CaseSetup {
+  CaseSetup(MPI_Comm comm, int root, const std::vector<int>& counts, const Variant& v,
+            std::uint64_t seed)
+      : p(Size(comm)),
+        rank(Rank(comm)),
+        unit(v.triple_type ? 3 : 1),
+        at_root(rank == root),
+        in_place(at_root && v.in_place),
+        displs(DisplacementsFor(v, counts, seed, &extent)),
+        garbage(Garbage(p)),
+        root_counts(at_root ? counts.data() : garbage.data()),
+        root_displs(at_root ? displs.data() : garbage.data()),
+        root_type(v.triple_type ? types.triple : MPI_INT) {}
+  std::string Describe(int root, const Variant& v, std::uint64_t seed, int rc) const {
+    return "rank " + std::to_string(rank) + " root " + std::to_string(root) + " p " +
+           std::to_string(p) + " variant " + v.name + " seed " + std::to_string(seed) + " rc " +
+           std::to_string(rc);
+  }
+  TypeGuard types;
+  const int p, rank, unit;
+  const bool at_root, in_place;
+  int extent = 0;  // in root-type elements; set by DisplacementsFor
+  const std::vector<int> displs, garbage;
+  const int* root_counts;  // counts/displs as passed: garbage on non-roots
+  const int* root_displs;
+  const MPI_Datatype root_type;  // the root's datatype: MPI_INT or 3 ints in one
+};
+
 // Runs one gather problem with `fn` and with MPI_Gatherv; true on every rank iff identical.
 bool GatherCase(tuw::GathervFn fn, MPI_Comm comm, int root, const std::vector<int>& counts,
                 const Variant& v, std::uint64_t seed, std::string* why) {
-  const int p = Size(comm), rank = Rank(comm);
-  TypeGuard types;
-  const int unit = v.triple_type ? 3 : 1;
-  int extent = 0;
-  const std::vector<int> displs = DisplacementsFor(v, counts, seed, &extent);
-  std::vector<int> send(counts[rank] * unit + 1);
-  for (int k = 0; k < counts[rank] * unit; ++k) send[k] = Pattern(rank, k);
-  const bool at_root = rank == root;
-  std::vector<int> expected(at_root ? extent * unit + 1 : 0, kFill), got(expected);
-  const bool in_place = at_root && v.in_place;
-  if (in_place) {
-    std::copy(send.begin(), send.end() - 1, expected.begin() + displs[root] * unit);
-    std::copy(send.begin(), send.end() - 1, got.begin() + displs[root] * unit);
+  const CaseSetup c(comm, root, counts, v, seed);
+  const int own = counts[c.rank] * c.unit;
+  std::vector<int> send(own + 1);
+  for (int k = 0; k < own; ++k) send[k] = Pattern(c.rank, k);
+  std::vector<int> expected(c.at_root ? c.extent * c.unit + 1 : 0, kFill), got(expected);
+  if (c.in_place) {
+    std::copy(send.begin(), send.end() - 1, expected.begin() + c.displs[root] * c.unit);
+    std::copy(send.begin(), send.end() - 1, got.begin() + c.displs[root] * c.unit);
   }
-  const std::vector<int> garbage = Garbage(p);
-  const int* rc_counts = at_root ? counts.data() : garbage.data();
-  const int* rc_displs = at_root ? displs.data() : garbage.data();
-  const MPI_Datatype recvtype = v.triple_type ? types.triple : MPI_INT;
-  const void* sendbuf = in_place ? MPI_IN_PLACE : send.data();
-  int rc_native = MPI_Gatherv(sendbuf, counts[rank] * unit, MPI_INT, expected.data(), rc_counts,
-                              rc_displs, recvtype, root, comm);
-  int rc = fn(sendbuf, counts[rank] * unit, MPI_INT, at_root ? got.data() : nullptr, rc_counts,
-              rc_displs, recvtype, root, comm);
+  const void* sendbuf = c.in_place ? MPI_IN_PLACE : send.data();
+  int rc_native = MPI_Gatherv(sendbuf, own, MPI_INT, expected.data(), c.root_counts, c.root_displs,
+                              c.root_type, root, comm);
+  int rc = fn(sendbuf, own, MPI_INT, c.at_root ? got.data() : nullptr, c.root_counts, c.root_displs,
+              c.root_type, root, comm);
   bool ok = rc == MPI_SUCCESS && rc_native == MPI_SUCCESS && expected == got;
   if (!ok) {
-    *why = "rank " + std::to_string(rank) + " root " + std::to_string(root) + " p " +
-           std::to_string(p) + " variant " + v.name + " seed " + std::to_string(seed) + " rc " +
-           std::to_string(rc);
+    *why = c.Describe(root, v, seed, rc);
     for (std::size_t k = 0; k < got.size(); ++k) {
       if (got[k] != expected[k]) {
         *why += " first difference at int " + std::to_string(k) + ": got " +
@@ -93,35 +111,23 @@ bool GatherCase(tuw::GathervFn fn, MPI_Comm comm, int root, const std::vector<in
 
 bool ScatterCase(tuw::ScattervFn fn, MPI_Comm comm, int root, const std::vector<int>& counts,
                  const Variant& v, std::uint64_t seed, std::string* why) {
-  const int p = Size(comm), rank = Rank(comm);
-  TypeGuard types;
-  const int unit = v.triple_type ? 3 : 1;
-  int extent = 0;
-  const std::vector<int> displs = DisplacementsFor(v, counts, seed, &extent);
-  const bool at_root = rank == root;
-  std::vector<int> send(at_root ? extent * unit + 1 : 0, kFill);
-  if (at_root) {
-    for (int i = 0; i < p; ++i) {
-      for (int k = 0; k < counts[i] * unit; ++k) send[displs[i] * unit + k] = Pattern(i, k);
+  const CaseSetup c(comm, root, counts, v, seed);
+  const int own = counts[c.rank] * c.unit;
+  std::vector<int> send(c.at_root ? c.extent * c.unit + 1 : 0, kFill);
+  if (c.at_root) {
+    for (int i = 0; i < c.p; ++i) {
+      for (int k = 0; k < counts[i] * c.unit; ++k) send[c.displs[i] * c.unit + k] = Pattern(i, k);
     }
   }
-  const bool in_place = at_root && v.in_place;
-  std::vector<int> expected(counts[rank] * unit + 4, kFill), got(expected);
-  const std::vector<int> garbage = Garbage(p);
-  const int* sc_counts = at_root ? counts.data() : garbage.data();
-  const int* sc_displs = at_root ? displs.data() : garbage.data();
-  const MPI_Datatype sendtype = v.triple_type ? types.triple : MPI_INT;
-  int rc_native = MPI_Scatterv(at_root ? send.data() : nullptr, sc_counts, sc_displs, sendtype,
-                               in_place ? MPI_IN_PLACE : expected.data(), counts[rank] * unit,
-                               MPI_INT, root, comm);
-  int rc = fn(at_root ? send.data() : nullptr, sc_counts, sc_displs, sendtype,
-              in_place ? MPI_IN_PLACE : got.data(), counts[rank] * unit, MPI_INT, root, comm);
+  std::vector<int> expected(own + 4, kFill), got(expected);
+  const void* sendbuf = c.at_root ? send.data() : nullptr;
+  int rc_native =
+      MPI_Scatterv(sendbuf, c.root_counts, c.root_displs, c.root_type,
+                   c.in_place ? MPI_IN_PLACE : expected.data(), own, MPI_INT, root, comm);
+  int rc = fn(sendbuf, c.root_counts, c.root_displs, c.root_type,
+              c.in_place ? MPI_IN_PLACE : got.data(), own, MPI_INT, root, comm);
   bool ok = rc == MPI_SUCCESS && rc_native == MPI_SUCCESS && expected == got;
-  if (!ok) {
-    *why = "rank " + std::to_string(rank) + " root " + std::to_string(root) + " p " +
-           std::to_string(p) + " variant " + v.name + " seed " + std::to_string(seed) + " rc " +
-           std::to_string(rc);
-  }
+  if (!ok) *why = c.Describe(root, v, seed, rc);
   return AllRanks(ok, comm);
 }
 
