@@ -1,0 +1,50 @@
+"""Writes irrbench-format raw.csv files with known properties, and runs irrcheck on them."""
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+IRRCHECK = ROOT / "guidelines" / "irrcheck"
+HEADER = "op,distribution,b,p,root,m,m_padded,rep,seconds,late,status"
+sys.path.insert(0, str(ROOT / "guidelines"))
+
+
+def noise(rng, n, scale_us):
+    """Cluster-like noise: log-normal around scale with a few large outliers, in seconds."""
+    x = scale_us * rng.lognormal(0.0, 0.15, n)
+    x[rng.random(n) < 0.05] *= rng.uniform(2, 6)
+    return x * 1e-6
+
+
+def write_raw(path, cases, metadata=None, p=16):
+    """cases: {(op, distribution, b): seconds array}; m and m' follow the distribution name
+    ('same' regular, anything else padded to twice its size)."""
+    meta = {"library": "Synthetic MPI 1.0", "p": str(p), "nrep": "75", "tool": "irrbench"}
+    meta.update(metadata or {})
+    lines = [f"# {k}={v}" for k, v in meta.items()] + [HEADER]
+    for (op, dist, b), seconds in cases.items():
+        m = p * b
+        padded = m if dist == "same" else 2 * m
+        for rep, s in enumerate(seconds):
+            lines.append(f"{op},{dist},{b},{p},{p // 2},{m},{padded},{rep},{s:.9f},0,ok")
+    pathlib.Path(path).write_text("\n".join(lines) + "\n")
+    return path
+
+
+def run(*args, cwd=None):
+    return subprocess.run(["/usr/bin/python3", str(IRRCHECK)] + [str(a) for a in args],
+                          capture_output=True, text=True, cwd=cwd or ROOT, timeout=120,
+                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+
+
+def analyse(*args):
+    """irrcheck's analysis in-process: (groups, checks, skipped, notes, stats)."""
+    from irrguide.cli import analyse as run_analysis, parse_args
+    return run_analysis(parse_args([str(a) for a in args]))
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
