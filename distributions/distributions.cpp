@@ -90,8 +90,9 @@ std::vector<std::int64_t> Generate(const std::string& name, int p, const Params&
       m[i] = (2 * b * (i + 1)) / p + 1;
     } else if (name == "alternating") {
       m[i] = (i % 2 == 0) ? b + b / 2 : b - b / 2;
-    } else if (name == "two_blocks") {  // the 2017 paper's version: m_0 = m_{p-1} = b
-      m[i] = (i == 0 || i == p - 1) ? b : 0;
+    } else if (name == "two_blocks") {
+      const std::int64_t big = params.two_blocks_2018 ? std::int64_t{p} * b / 2 : b;
+      m[i] = (i == 0 || i == p - 1) ? big : 0;
     } else if (name == "bucket") {
       m[i] = (b + 1) / 2 + rng.Uniform(1, b);
     } else if (name == "skewed") {  // the first rho processes hold p*b/rho each, the rest 1

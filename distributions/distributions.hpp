@@ -13,6 +13,9 @@ struct Params {
   std::int64_t b = 1;  // average block size (elements)
   double rho = 5.0;    // spikes: the spike factor; skewed: the number of large blocks
   std::uint64_t seed = 1;
+  // two_blocks: the 2017 paper puts b at ranks 0 and p-1 (m = 2b, the harness's default); the
+  // 2018 paper's model experiments put floor(p*b/2) there (m ~ pb like every other problem).
+  bool two_blocks_2018 = false;
 };
 
 // All names, in documentation order, and the six of the 2017 paper (the default selection).
