@@ -1,0 +1,69 @@
+// Google Benchmark of the cost model: the optimal-tree DP (straightforward reference vs the
+// fast layout + vectorized + threaded version, side by side in one run) and the O(p)
+// adaptive/oblivious constructions up to p = 10^6.
+#include <benchmark/benchmark.h>
+
+#include "distributions.hpp"
+#include "hypercube_tree.hpp"
+#include "tree_costs.hpp"
+
+namespace {
+
+std::vector<std::int64_t> Blocks(int p) {
+  irr::dist::Params params;
+  params.b = 1000;
+  return irr::dist::Generate("random", p, params);
+}
+
+void BM_OptimalDp(benchmark::State& state, irr::model::DpMethod method) {
+  const auto blocks = Blocks(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    const irr::model::OptimalDp dp(blocks, {100, 1, 1}, method);
+    benchmark::DoNotOptimize(dp.Best().time);
+  }
+}
+BENCHMARK_CAPTURE(BM_OptimalDp, reference, irr::model::DpMethod::kReference)
+    ->Arg(500)
+    ->Arg(2000)
+    ->Arg(4000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_OptimalDp, fast, irr::model::DpMethod::kFast)
+    ->Arg(500)
+    ->Arg(2000)
+    ->Arg(4000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+void BM_OptimalFixedRoot(benchmark::State& state) {
+  const int p = static_cast<int>(state.range(0));
+  const irr::model::OptimalDp dp(Blocks(p), {100, 1, 1});
+  for (auto _ : state) benchmark::DoNotOptimize(dp.Fixed(p / 2).time);
+}
+BENCHMARK(BM_OptimalFixedRoot)->Arg(2000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_HypercubeTree(benchmark::State& state, tuw::tree::TreeKind kind) {
+  const int p = static_cast<int>(state.range(0));
+  const auto blocks = Blocks(p);
+  for (auto _ : state) {
+    const auto tree =
+        tuw::tree::BuildTree(kind, blocks, kind == tuw::tree::TreeKind::kAdaptive ? -1 : p / 2);
+    benchmark::DoNotOptimize(
+        irr::model::GatherTime(irr::model::FromHypercube(tree), blocks, {100, 1, 1}));
+  }
+  state.SetComplexityN(p);
+}
+BENCHMARK_CAPTURE(BM_HypercubeTree, adaptive, tuw::tree::TreeKind::kAdaptive)
+    ->RangeMultiplier(10)
+    ->Range(1000, 1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->Complexity(benchmark::oN);
+BENCHMARK_CAPTURE(BM_HypercubeTree, oblivious, tuw::tree::TreeKind::kOblivious)
+    ->RangeMultiplier(10)
+    ->Range(1000, 1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->Complexity(benchmark::oN);
+
+}  // namespace
+
+BENCHMARK_MAIN();

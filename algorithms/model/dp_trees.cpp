@@ -1,0 +1,517 @@
+#include "dp_trees.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace irr::model {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// How the best tree over a range was formed (reconstruction codes).
+constexpr int kRootFirst = -1;  // Equation 5 / one child to the right of the root
+constexpr int kRootLast = -2;   // Equation 6 / one child to the left of the root
+// Splits: 2k + 0: [i..k]'s root receives [k+1..j]; 2k + 1: [k+1..j]'s root receives [i..k].
+
+struct Problem {
+  int p;
+  std::vector<double> m;       // block sizes
+  std::vector<double> prefix;  // prefix[i] = m_0 + ... + m_{i-1}
+  CostParams c;
+  Problem(const std::vector<std::int64_t>& blocks, const CostParams& cost)
+      : p(static_cast<int>(blocks.size())),
+        m(blocks.begin(), blocks.end()),
+        prefix(p + 1, 0),
+        c(cost) {
+    for (int i = 0; i < p; ++i) prefix[i + 1] = prefix[i] + m[i];
+  }
+  double Size(int i, int j) const { return i > j ? 0.0 : prefix[j + 1] - prefix[i]; }
+  double Comm(double units) const { return c.Comm(units); }
+  double Copy(int i) const { return c.gamma * m[i]; }
+};
+
+void CheckArguments(int p, int root) {
+  if (p < 1) throw std::invalid_argument("p must be >= 1, got " + std::to_string(p));
+  if (root < -1 || root >= p) {
+    throw std::invalid_argument("root " + std::to_string(root) + " is not in [0, " +
+                                std::to_string(p) + ")");
+  }
+}
+
+// ---- Optimal, variable degree ----
+
+}  // namespace
+
+struct OptimalTables {
+  int p = 0;
+  std::vector<double> best;       // [i * p + j]: C[i][j]
+  std::vector<double> best_t;     // [j * p + i]: C[i][j] (fast method: columns contiguous)
+  std::vector<std::int32_t> how;  // [i * p + j]
+  double C(int i, int j) const { return best[static_cast<std::size_t>(i) * p + j]; }
+};
+
+namespace {
+
+// The candidates for range [i..j] other than splits (Equations 5 and 6).
+inline void EdgeRoots(const Problem& pr, const OptimalTables& t, int i, int j, double* value,
+                      int* how) {
+  *value = std::max(pr.Copy(i), t.C(i + 1, j)) + pr.Comm(pr.Size(i + 1, j));
+  *how = kRootFirst;
+  const double last = t.C(i, j - 1) + pr.Comm(pr.Size(i, j - 1)) + pr.Copy(j);
+  if (last < *value) {
+    *value = last;
+    *how = kRootLast;
+  }
+}
+
+void OptimalReference(const Problem& pr, OptimalTables& t) {
+  const int p = pr.p;
+  for (int len = 2; len <= p; ++len) {
+    for (int i = 0; i + len - 1 < p; ++i) {
+      const int j = i + len - 1;
+      double value;
+      int how;
+      EdgeRoots(pr, t, i, j, &value, &how);
+      for (int k = i; k < j; ++k) {
+        const double both = std::max(t.C(i, k), t.C(k + 1, j));
+        if (k > i) {  // [i..k] has >= 2 processors: its root may receive [k+1..j]
+          const double v = both + pr.Comm(pr.Size(k + 1, j));
+          if (v < value) value = v, how = 2 * k;
+        }
+        if (k + 1 < j) {  // [k+1..j]'s root may receive [i..k]
+          const double v = both + pr.Comm(pr.Size(i, k));
+          if (v < value) value = v, how = 2 * k + 1;
+        }
+      }
+      t.best[static_cast<std::size_t>(i) * p + j] = value;
+      t.how[static_cast<std::size_t>(i) * p + j] = how;
+    }
+  }
+}
+
+void OptimalFast(const Problem& pr, OptimalTables& t) {
+  const int p = pr.p;
+  const double alpha = pr.c.alpha, beta = pr.c.beta;
+  const double* prefix = pr.prefix.data();
+  for (int len = 2; len <= p; ++len) {
+    const int count = p - len + 1;
+#pragma omp parallel for schedule(dynamic, 8) if (static_cast <long>(count) * len > 50000)
+    for (int i = 0; i < count; ++i) {
+      const int j = i + len - 1;
+      const double* row = t.best.data() + static_cast<std::size_t>(i) * p;    // row[k] = C[i][k]
+      const double* col = t.best_t.data() + static_cast<std::size_t>(j) * p;  // col[k] = C[k][j]
+      const double total = prefix[j + 1] - prefix[i];
+      double value;
+      int how;
+      EdgeRoots(pr, t, i, j, &value, &how);
+      // Inner splits i < k < j-1: both parts have >= 2 processors, so the part with less data
+      // sends (comm is nondecreasing). Branch-free so that the compiler vectorizes it.
+      double inner = kInf;
+#pragma omp simd reduction(min : inner)
+      for (int k = i + 1; k < j - 1; ++k) {
+        const double left = prefix[k + 1] - prefix[i];
+        const double sent = std::min(left, total - left);
+        const double v = std::max(row[k], col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent;
+        inner = std::min(inner, v);
+      }
+      // k = i: only [i+1..j] can receive; k = j-1: only [i..j-1] can receive.
+      if (j - i >= 2) {
+        const double first = std::max(row[i], col[i + 1]) + pr.Comm(pr.Size(i, i));
+        const double last = std::max(row[j - 1], col[j]) + pr.Comm(pr.Size(j, j));
+        if (first < value) value = first, how = 2 * i + 1;
+        if (last < value) value = last, how = 2 * (j - 1);
+      }
+      if (inner < value) {  // find the split that gave it (the same arithmetic: same value)
+        for (int k = i + 1; k < j - 1; ++k) {
+          const double left = prefix[k + 1] - prefix[i];
+          const double sent = std::min(left, total - left);
+          const double v = std::max(row[k], col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent;
+          if (v == inner) {
+            value = v;
+            how = 2 * k + (left <= total - left ? 1 : 0);
+            break;
+          }
+        }
+      }
+      t.best[static_cast<std::size_t>(i) * p + j] = value;
+      t.best_t[static_cast<std::size_t>(j) * p + i] = value;
+      t.how[static_cast<std::size_t>(i) * p + j] = how;
+    }
+  }
+}
+
+// Fixed root r: F over ranges [i..j] with i <= r <= j, stored at [(i) * width + (j - r)].
+struct FixedTables {
+  int r = 0, width = 0;
+  std::vector<double> value;
+  std::vector<std::int32_t> how;
+  std::size_t At(int i, int j) const { return static_cast<std::size_t>(i) * width + (j - r); }
+};
+
+void OptimalFixed(const Problem& pr, const OptimalTables& t, FixedTables& f) {
+  const int p = pr.p, r = f.r;
+  for (int len = 2; len <= p; ++len) {
+    for (int i = std::max(0, r - len + 1); i <= r && i + len - 1 < p; ++i) {
+      const int j = i + len - 1;
+      double value = kInf;
+      int how = 0;
+      if (i == r)
+        value = std::max(pr.Copy(r), t.C(r + 1, j)) + pr.Comm(pr.Size(r + 1, j)), how = kRootFirst;
+      if (j == r) {
+        const double v = t.C(i, r - 1) + pr.Comm(pr.Size(i, r - 1)) + pr.Copy(r);
+        if (v < value) value = v, how = kRootLast;
+      }
+      for (int k = i; k < j; ++k) {
+        if (k >= r) {            // r in [i..k], which receives [k+1..j]
+          if (k == i) continue;  // a lone root: Equation 5 above
+          const double v =
+              std::max(f.value[f.At(i, k)], t.C(k + 1, j)) + pr.Comm(pr.Size(k + 1, j));
+          if (v < value) value = v, how = 2 * k;
+        } else {                     // r in [k+1..j], which receives [i..k]
+          if (k + 1 == j) continue;  // a lone root: Equation 6 above
+          const double v = std::max(t.C(i, k), f.value[f.At(k + 1, j)]) + pr.Comm(pr.Size(i, k));
+          if (v < value) value = v, how = 2 * k + 1;
+        }
+      }
+      f.value[f.At(i, j)] = value;
+      f.how[f.At(i, j)] = how;
+    }
+  }
+}
+
+// The fixed-root table with the fast method's layout: F's columns transposed, C's columns from
+// best_t, the inner loops branch-free and vectorized, ranges of one length in parallel.
+void OptimalFixedFast(const Problem& pr, const OptimalTables& t, FixedTables& f) {
+  const int p = pr.p, r = f.r, height = r + 1;
+  const double alpha = pr.c.alpha, beta = pr.c.beta;
+  const double* prefix = pr.prefix.data();
+  std::vector<double> f_t(f.value.size(), 0.0);  // [(j - r) * height + i] = F[i][j]
+  for (int len = 2; len <= p; ++len) {
+    const int first = std::max(0, r - len + 1), last = std::min(r, p - len);
+#pragma omp parallel for schedule(dynamic, \
+                                  8) if (static_cast <long>(last - first + 1) * len > 50000)
+    for (int i = first; i <= last; ++i) {
+      const int j = i + len - 1;
+      double value = kInf;
+      int how = 0;
+      if (i == r) {
+        value = std::max(pr.Copy(r), t.C(r + 1, j)) + pr.Comm(pr.Size(r + 1, j));
+        how = kRootFirst;
+      }
+      if (j == r) {
+        const double v = t.C(i, r - 1) + pr.Comm(pr.Size(i, r - 1)) + pr.Copy(r);
+        if (v < value) value = v, how = kRootLast;
+      }
+      // r in [i..k] (k >= max(r, i+1)), which receives [k+1..j]
+      const double* f_row = f.value.data() + f.At(i, r) - r;  // f_row[k] = F[i][k]
+      const double* c_col = t.best_t.data() + static_cast<std::size_t>(j) * p;  // C[k][j]
+      double right = kInf;
+      const int k0 = std::max(r, i + 1);
+#pragma omp simd reduction(min : right)
+      for (int k = k0; k < j; ++k) {
+        const double sent = prefix[j + 1] - prefix[k + 1];
+        right = std::min(
+            right, std::max(f_row[k], c_col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent);
+      }
+      // r in [k+1..j] (k <= min(r-1, j-2)), which receives [i..k]
+      const double* c_row = t.best.data() + static_cast<std::size_t>(i) * p;        // C[i][k]
+      const double* f_col = f_t.data() + static_cast<std::size_t>(j - r) * height;  // F[k][j]
+      double left = kInf;
+      const int k1 = std::min(r - 1, j - 2);
+#pragma omp simd reduction(min : left)
+      for (int k = i; k <= k1; ++k) {
+        const double sent = prefix[k + 1] - prefix[i];
+        left = std::min(left,
+                        std::max(c_row[k], f_col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent);
+      }
+      if (right < value) {
+        for (int k = k0; k < j; ++k) {
+          const double sent = prefix[j + 1] - prefix[k + 1];
+          if (std::max(f_row[k], c_col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent == right) {
+            value = right, how = 2 * k;
+            break;
+          }
+        }
+      }
+      if (left < value) {
+        for (int k = i; k <= k1; ++k) {
+          const double sent = prefix[k + 1] - prefix[i];
+          if (std::max(c_row[k], f_col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent == left) {
+            value = left, how = 2 * k + 1;
+            break;
+          }
+        }
+      }
+      f.value[f.At(i, j)] = value;
+      f.how[f.At(i, j)] = how;
+      f_t[static_cast<std::size_t>(j - r) * height + i] = value;
+    }
+  }
+}
+
+// Rebuilds the tree over [i..j] from the choices, appending to the steps in time order; returns
+// the root. `fixed` (may be null) is used for ranges that hold its root.
+int RebuildOptimal(const OptimalTables& t, const FixedTables* fixed, int i, int j,
+                   SequencedTree* tree) {
+  if (i == j) return i;
+  const bool use_fixed = fixed != nullptr && i <= fixed->r && fixed->r <= j;
+  const int how =
+      use_fixed ? fixed->how[fixed->At(i, j)] : t.how[static_cast<std::size_t>(i) * t.p + j];
+  if (how == kRootFirst) {
+    const int child = RebuildOptimal(t, fixed, i + 1, j, tree);
+    tree->steps[i].push_back(SequencedTree::kCopy);
+    tree->steps[i].push_back(child);
+    return i;
+  }
+  if (how == kRootLast) {
+    const int child = RebuildOptimal(t, fixed, i, j - 1, tree);
+    tree->steps[j].push_back(child);
+    tree->steps[j].push_back(SequencedTree::kCopy);
+    return j;
+  }
+  const int k = how / 2;
+  if (how % 2 == 0) {
+    const int root = RebuildOptimal(t, fixed, i, k, tree);
+    tree->steps[root].push_back(RebuildOptimal(t, fixed, k + 1, j, tree));
+    return root;
+  }
+  const int root = RebuildOptimal(t, fixed, k + 1, j, tree);
+  tree->steps[root].push_back(RebuildOptimal(t, fixed, i, k, tree));
+  return root;
+}
+
+int RootOfOptimal(const OptimalTables& t, const FixedTables* fixed, int i, int j) {
+  while (i < j) {
+    if (fixed != nullptr && i <= fixed->r && fixed->r <= j) return fixed->r;
+    const int how = t.how[static_cast<std::size_t>(i) * t.p + j];
+    if (how == kRootFirst) return i;
+    if (how == kRootLast) return j;
+    const int k = how / 2;
+    if (how % 2 == 0)
+      j = k;
+    else
+      i = k + 1;
+  }
+  return i;
+}
+
+// ---- Binary ----
+
+}  // namespace
+
+struct BinaryTables {
+  int p = 0;
+  std::vector<double> best;
+  std::vector<std::int32_t> how;  // EncodeBinary(case, k)
+  double C(int i, int j) const { return i > j ? 0.0 : best[static_cast<std::size_t>(i) * p + j]; }
+};
+
+namespace {
+// Binary choices: case in 1..5 (Figure 7's order) and k.
+inline std::int32_t EncodeBinary(int which, int k) { return k * 8 + which; }
+
+struct BinaryChoice {
+  double value = kInf;
+  std::int32_t how = 0;
+  void Offer(double v, int which, int k) {
+    if (v < value) value = v, how = EncodeBinary(which, k);
+  }
+};
+
+// The five cases of Figure 7 for range [i..j]; `roots` restricts the root (-1: any).
+BinaryChoice BinaryCases(const Problem& pr, const BinaryTables& t, int i, int j, int root) {
+  BinaryChoice best;
+  const auto any = [&](int r) { return root < 0 || root == r; };
+  if (any(i)) {
+    for (int k = i + 1; k < j; ++k) {  // 1: root i; children [i+1..k], then [k+1..j]
+      best.Offer(std::max(std::max(pr.Copy(i), t.C(i + 1, k)) + pr.Comm(pr.Size(i + 1, k)),
+                          t.C(k + 1, j)) +
+                     pr.Comm(pr.Size(k + 1, j)),
+                 1, k);
+    }
+    best.Offer(std::max(pr.Copy(i), t.C(i + 1, j)) + pr.Comm(pr.Size(i + 1, j)), 4, i);
+  }
+  for (int k = i + 1; k < j; ++k) {  // 2: root k; [i..k-1], copy, then [k+1..j]
+    if (!any(k)) continue;
+    best.Offer(std::max(t.C(i, k - 1) + pr.Comm(pr.Size(i, k - 1)) + pr.Copy(k), t.C(k + 1, j)) +
+                   pr.Comm(pr.Size(k + 1, j)),
+               2, k);
+  }
+  if (any(j)) {
+    for (int k = i; k < j - 1; ++k) {  // 3: root j; [i..k], then [k+1..j-1], then copy
+      best.Offer(std::max(t.C(i, k) + pr.Comm(pr.Size(i, k)), t.C(k + 1, j - 1)) +
+                     pr.Comm(pr.Size(k + 1, j - 1)) + pr.Copy(j),
+                 3, k);
+    }
+    best.Offer(t.C(i, j - 1) + pr.Comm(pr.Size(i, j - 1)) + pr.Copy(j), 5, j);
+  }
+  return best;
+}
+
+int RebuildBinary(const BinaryTables& t, std::int32_t top_how, int i, int j, SequencedTree* tree,
+                  bool top) {
+  if (i == j) return i;
+  const std::int32_t how = top ? top_how : t.how[static_cast<std::size_t>(i) * t.p + j];
+  const int which = how % 8, k = how / 8;
+  auto& steps = tree->steps;
+  switch (which) {
+    case 1: {
+      const int a = RebuildBinary(t, 0, i + 1, k, tree, false);
+      const int b = RebuildBinary(t, 0, k + 1, j, tree, false);
+      steps[i] = {SequencedTree::kCopy, a, b};
+      return i;
+    }
+    case 2: {
+      const int a = RebuildBinary(t, 0, i, k - 1, tree, false);
+      const int b = RebuildBinary(t, 0, k + 1, j, tree, false);
+      steps[k] = {a, SequencedTree::kCopy, b};
+      return k;
+    }
+    case 3: {
+      const int a = RebuildBinary(t, 0, i, k, tree, false);
+      const int b = RebuildBinary(t, 0, k + 1, j - 1, tree, false);
+      steps[j] = {a, b, SequencedTree::kCopy};
+      return j;
+    }
+    case 4:
+      steps[i] = {SequencedTree::kCopy, RebuildBinary(t, 0, i + 1, j, tree, false)};
+      return i;
+    default:
+      steps[j] = {RebuildBinary(t, 0, i, j - 1, tree, false), SequencedTree::kCopy};
+      return j;
+  }
+}
+
+}  // namespace
+
+std::uint64_t DpBytes(int p) {
+  const auto n = static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(p);
+  return n * (2 * sizeof(double) + sizeof(std::int32_t)) + n / 4 * (sizeof(double) + 4);
+}
+
+OptimalDp::OptimalDp(const std::vector<std::int64_t>& blocks, const CostParams& c, DpMethod method)
+    : blocks_(blocks), cost_(c), method_(method), tables_(new OptimalTables) {
+  const int p = static_cast<int>(blocks.size());
+  CheckArguments(p, -1);
+  const Problem pr(blocks, c);
+  OptimalTables& t = *tables_;
+  t.p = p;
+  const std::size_t n = static_cast<std::size_t>(p) * p;
+  t.best.assign(n, 0.0);
+  t.how.assign(n, 0);
+  if (method == DpMethod::kFast) {
+    t.best_t.assign(n, 0.0);
+    OptimalFast(pr, t);
+  } else {
+    OptimalReference(pr, t);
+  }
+}
+
+OptimalDp::~OptimalDp() { delete tables_; }
+
+Result OptimalDp::Best() const {
+  const int p = tables_->p;
+  return {tables_->C(0, p - 1), RootOfOptimal(*tables_, nullptr, 0, p - 1)};
+}
+
+namespace {
+FixedTables ComputeFixed(const std::vector<std::int64_t>& blocks, const CostParams& c,
+                         DpMethod method, const OptimalTables& t, int root) {
+  const int p = t.p;
+  CheckArguments(p, root);
+  const Problem pr(blocks, c);
+  FixedTables fixed;
+  fixed.r = root;
+  fixed.width = p - root;
+  fixed.value.assign(static_cast<std::size_t>(root + 1) * fixed.width, 0.0);
+  fixed.how.assign(fixed.value.size(), 0);
+  if (method == DpMethod::kFast) {
+    OptimalFixedFast(pr, t, fixed);
+  } else {
+    OptimalFixed(pr, t, fixed);
+  }
+  return fixed;
+}
+}  // namespace
+
+Result OptimalDp::Fixed(int root) const {
+  if (root < 0) return Best();
+  if (tables_->p == 1) return {0.0, 0};
+  const FixedTables f = ComputeFixed(blocks_, cost_, method_, *tables_, root);
+  return {f.value[f.At(0, tables_->p - 1)], root};
+}
+
+SequencedTree OptimalDp::Tree(int root) const {
+  const int p = tables_->p;
+  SequencedTree tree;
+  tree.steps.assign(p, {});
+  if (root >= 0 && p > 1) {
+    const FixedTables f = ComputeFixed(blocks_, cost_, method_, *tables_, root);
+    tree.root = RebuildOptimal(*tables_, &f, 0, p - 1, &tree);
+  } else {
+    tree.root = RebuildOptimal(*tables_, nullptr, 0, p - 1, &tree);
+  }
+  return tree;
+}
+
+BinaryDp::BinaryDp(const std::vector<std::int64_t>& blocks, const CostParams& c)
+    : blocks_(blocks), cost_(c), tables_(new BinaryTables) {
+  const int p = static_cast<int>(blocks.size());
+  CheckArguments(p, -1);
+  const Problem pr(blocks, c);
+  BinaryTables& t = *tables_;
+  t.p = p;
+  t.best.assign(static_cast<std::size_t>(p) * p, 0.0);
+  t.how.assign(t.best.size(), 0);
+  for (int len = 2; len <= p; ++len) {
+    const int count = p - len + 1;
+#pragma omp parallel for schedule(dynamic, 8) if (static_cast <long>(count) * len > 50000)
+    for (int i = 0; i < count; ++i) {
+      const int j = i + len - 1;
+      const BinaryChoice best = BinaryCases(pr, t, i, j, -1);
+      t.best[static_cast<std::size_t>(i) * p + j] = best.value;
+      t.how[static_cast<std::size_t>(i) * p + j] = best.how;
+    }
+  }
+}
+
+BinaryDp::~BinaryDp() { delete tables_; }
+
+Result BinaryDp::Fixed(int root) const {
+  const int p = tables_->p;
+  CheckArguments(p, root);
+  if (p == 1) return {0.0, 0};
+  const BinaryChoice top = BinaryCases(Problem(blocks_, cost_), *tables_, 0, p - 1, root);
+  const int which = top.how % 8, k = top.how / 8;
+  return {top.value, which == 1 || which == 4 ? 0 : which == 2 ? k : p - 1};
+}
+
+SequencedTree BinaryDp::Tree(int root) const {
+  const int p = tables_->p;
+  SequencedTree tree;
+  tree.steps.assign(p, {});
+  if (p == 1) {
+    tree.root = 0;
+    return tree;
+  }
+  const BinaryChoice top = BinaryCases(Problem(blocks_, cost_), *tables_, 0, p - 1, root);
+  tree.root = RebuildBinary(*tables_, top.how, 0, p - 1, &tree, true);
+  return tree;
+}
+
+Result OptimalCost(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
+                   DpMethod method, SequencedTree* tree) {
+  const OptimalDp dp(blocks, c, method);
+  if (tree != nullptr) *tree = dp.Tree(root);
+  return root >= 0 ? dp.Fixed(root) : dp.Best();
+}
+
+Result BinaryCost(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
+                  SequencedTree* tree) {
+  const BinaryDp dp(blocks, c);
+  if (tree != nullptr) *tree = dp.Tree(root);
+  return dp.Fixed(root);
+}
+
+}  // namespace irr::model
