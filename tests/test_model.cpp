@@ -171,13 +171,10 @@ TEST(HandComputed, OptimalOnTwoAndThree) {
   EXPECT_EQ(OptimalCost({5, 1}, {10, 1, 1}, -1).time, 16);
   EXPECT_EQ(OptimalCost({5, 1}, {10, 1, 0}, -1).time, 11);
   EXPECT_EQ(OptimalCost({5, 1}, {10, 1, 0}, -1).root, 0);
-  // p = 3, blocks 1, 100, 1, alpha = 10, gamma = 1: root 1 must receive both small blocks;
-  // best: receive [0] (11), copy 100, receive [2] (11): 122; or copy 100 first - not
-  // strongly ordered for the left block but the split allows [1..2] (copy, receive 2: 111)
-  // to receive [0] last: 111 + 11 = 122.
+  // p = 3, blocks 1, 100, 1, alpha = 10, gamma = 1, root 1: receive [0] (11), copy 100 (111),
+  // receive [2] (122); or copy while [2] is sent (max(100, 0) + 11 = 111), then [0]: 122.
   EXPECT_EQ(OptimalCost({1, 100, 1}, {10, 1, 1}, 1).time, 122);
-  // A star is optimal for alpha = 0? No: with alpha = 0 any tree that keeps the root busy
-  // with sum_{i != r} m_i is optimal; the bound alpha + ... is reached up to alpha.
+  // alpha = 0: the bound beta * sum_{i != r} m_i + gamma * m_r = 9 + 3 is reached.
   EXPECT_EQ(OptimalCost({3, 3, 3, 3}, {0, 1, 1}, -1).time, 12);
 }
 
