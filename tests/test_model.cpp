@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <ostream>
 #include <random>
 #include <string>
 #include <tuple>
@@ -106,6 +107,11 @@ const Published kTable1[] = {
      {2000200, 2000200, 11001100, 2000200, 2000200},
      {1000100, 1000100, 1000100, 1000100, 1000100}},
 };
+
+// Readable test names in ctest instead of the parameter's bytes.
+void PrintTo(const Published& row, std::ostream* os) {
+  *os << row.dist << ", gamma = " << row.gamma;
+}
 
 class Table1 : public ::testing::TestWithParam<Published> {};
 
