@@ -14,6 +14,13 @@ constexpr int kRootFirst = -1;  // Equation 5 / one child to the right of the ro
 constexpr int kRootLast = -2;   // Equation 6 / one child to the left of the root
 // Splits: 2k + 0: [i..k]'s root receives [k+1..j]; 2k + 1: [k+1..j]'s root receives [i..k].
 
+// A split's time: the later of the two parts' completions, then one message of `sent` units.
+// Written branch-free (and used by both the vectorized min and the argmin search, so that the
+// two compute bit-identical values).
+inline double SplitTime(double a, double b, double sent, double alpha, double beta) {
+  return std::max(a, b) + (sent != 0 ? alpha : 0.0) + beta * sent;
+}
+
 struct Problem {
   int p;
   std::vector<double> m;       // block sizes
@@ -112,7 +119,7 @@ void OptimalFast(const Problem& pr, OptimalTables& t) {
       for (int k = i + 1; k < j - 1; ++k) {
         const double left = prefix[k + 1] - prefix[i];
         const double sent = std::min(left, total - left);
-        const double v = std::max(row[k], col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent;
+        const double v = SplitTime(row[k], col[k + 1], sent, alpha, beta);
         inner = std::min(inner, v);
       }
       // k = i: only [i+1..j] can receive; k = j-1: only [i..j-1] can receive.
@@ -126,7 +133,7 @@ void OptimalFast(const Problem& pr, OptimalTables& t) {
         for (int k = i + 1; k < j - 1; ++k) {
           const double left = prefix[k + 1] - prefix[i];
           const double sent = std::min(left, total - left);
-          const double v = std::max(row[k], col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent;
+          const double v = SplitTime(row[k], col[k + 1], sent, alpha, beta);
           if (v == inner) {
             value = v;
             how = 2 * k + (left <= total - left ? 1 : 0);
@@ -211,8 +218,7 @@ void OptimalFixedFast(const Problem& pr, const OptimalTables& t, FixedTables& f)
 #pragma omp simd reduction(min : right)
       for (int k = k0; k < j; ++k) {
         const double sent = prefix[j + 1] - prefix[k + 1];
-        right = std::min(
-            right, std::max(f_row[k], c_col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent);
+        right = std::min(right, SplitTime(f_row[k], c_col[k + 1], sent, alpha, beta));
       }
       // r in [k+1..j] (k <= min(r-1, j-2)), which receives [i..k]
       const double* c_row = t.best.data() + static_cast<std::size_t>(i) * p;        // C[i][k]
@@ -222,13 +228,12 @@ void OptimalFixedFast(const Problem& pr, const OptimalTables& t, FixedTables& f)
 #pragma omp simd reduction(min : left)
       for (int k = i; k <= k1; ++k) {
         const double sent = prefix[k + 1] - prefix[i];
-        left = std::min(left,
-                        std::max(c_row[k], f_col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent);
+        left = std::min(left, SplitTime(c_row[k], f_col[k + 1], sent, alpha, beta));
       }
       if (right < value) {
         for (int k = k0; k < j; ++k) {
           const double sent = prefix[j + 1] - prefix[k + 1];
-          if (std::max(f_row[k], c_col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent == right) {
+          if (SplitTime(f_row[k], c_col[k + 1], sent, alpha, beta) == right) {
             value = right, how = 2 * k;
             break;
           }
@@ -237,7 +242,7 @@ void OptimalFixedFast(const Problem& pr, const OptimalTables& t, FixedTables& f)
       if (left < value) {
         for (int k = i; k <= k1; ++k) {
           const double sent = prefix[k + 1] - prefix[i];
-          if (std::max(c_row[k], f_col[k + 1]) + (sent != 0 ? alpha : 0.0) + beta * sent == left) {
+          if (SplitTime(c_row[k], f_col[k + 1], sent, alpha, beta) == left) {
             value = left, how = 2 * k + 1;
             break;
           }
@@ -281,9 +286,8 @@ int RebuildOptimal(const OptimalTables& t, const FixedTables* fixed, int i, int 
   return root;
 }
 
-int RootOfOptimal(const OptimalTables& t, const FixedTables* fixed, int i, int j) {
+int RootOfOptimal(const OptimalTables& t, int i, int j) {
   while (i < j) {
-    if (fixed != nullptr && i <= fixed->r && fixed->r <= j) return fixed->r;
     const int how = t.how[static_cast<std::size_t>(i) * t.p + j];
     if (how == kRootFirst) return i;
     if (how == kRootLast) return j;
@@ -412,7 +416,7 @@ OptimalDp::~OptimalDp() { delete tables_; }
 
 Result OptimalDp::Best() const {
   const int p = tables_->p;
-  return {tables_->C(0, p - 1), RootOfOptimal(*tables_, nullptr, 0, p - 1)};
+  return {tables_->C(0, p - 1), RootOfOptimal(*tables_, 0, p - 1)};
 }
 
 namespace {

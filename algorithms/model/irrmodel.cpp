@@ -221,8 +221,8 @@ int main(int argc, char** argv) {
     const std::vector<std::int64_t> blocks = irr::dist::Generate(dist, o.p, params);
     long long m = 0;
     for (auto x : blocks) m += x;
-    std::vector<std::unique_ptr<irr::model::OptimalDp>> optimal(1);
-    std::vector<std::unique_ptr<irr::model::BinaryDp>> binary(1);
+    std::unique_ptr<irr::model::OptimalDp> optimal;
+    std::unique_ptr<irr::model::BinaryDp> binary;
     for (const auto& [mode, root] : modes) {
       for (const auto& name : o.trees) {
         const TreeType type = irr::model::TreeFromName(name);
@@ -238,24 +238,24 @@ int main(int argc, char** argv) {
           continue;
         }
         // The DP tables serve both root modes: compute them once per distribution.
-        if (type == TreeType::kOptimal && !optimal[0]) {
-          optimal[0] = std::make_unique<irr::model::OptimalDp>(blocks, o.cost, o.tree_options.dp);
+        if (type == TreeType::kOptimal && !optimal) {
+          optimal = std::make_unique<irr::model::OptimalDp>(blocks, o.cost, o.tree_options.dp);
         }
-        if (type == TreeType::kBinary && !binary[0]) {
-          binary[0] = std::make_unique<irr::model::BinaryDp>(blocks, o.cost);
+        if (type == TreeType::kBinary && !binary) {
+          binary = std::make_unique<irr::model::BinaryDp>(blocks, o.cost);
         }
         Result r;
         if (o.op == "scatter") {
           const auto tree =
-              type == TreeType::kOptimal ? optimal[0]->Tree(root)
+              type == TreeType::kOptimal ? optimal->Tree(root)
               : type == TreeType::kBinary
-                  ? binary[0]->Tree(root)
+                  ? binary->Tree(root)
                   : irr::model::BuildSequencedTree(type, blocks, o.cost, root, o.tree_options);
           r = {irr::model::ScatterTime(tree, blocks, o.cost), tree.root};
         } else if (type == TreeType::kOptimal) {
-          r = optimal[0]->Fixed(root);
+          r = optimal->Fixed(root);
         } else if (type == TreeType::kBinary) {
-          r = binary[0]->Fixed(root);
+          r = binary->Fixed(root);
         } else {
           r = irr::model::TreeCost(type, blocks, o.cost, root, o.tree_options);
         }
