@@ -351,6 +351,7 @@ int Main(int argc, char** argv) {
     int version = 0, subversion = 0;
     MPI_Get_version(&version, &subversion);
     put("mpi_version", std::to_string(version) + "." + std::to_string(subversion));
+    put("element_bytes", std::to_string(sizeof(int)));  // blocks are MPI_INT elements
     put("validate", o.validate ? "yes" : "no");
     put("max_mem", std::to_string(o.max_mem));
     put("start_time", Now("%Y-%m-%dT%H:%M:%SZ"));

@@ -1,5 +1,7 @@
 #include "results_file.hpp"
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -76,6 +78,91 @@ bool ReadExisting(const std::string& path, int nrep, ExistingResults* existing,
     } else {
       existing->dropped_rows++;
     }
+  }
+  return true;
+}
+
+namespace {
+
+std::vector<std::string> SplitFields(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream ss(line);
+  std::string field;
+  while (std::getline(ss, field, ',')) fields.push_back(field);
+  if (!line.empty() && line.back() == ',') fields.emplace_back();
+  return fields;
+}
+
+bool ToInt(const std::string& s, long long* x) {
+  char* end = nullptr;
+  *x = std::strtoll(s.c_str(), &end, 10);
+  return !s.empty() && *end == '\0';
+}
+
+}  // namespace
+
+bool ReadCases(const std::string& path, std::map<std::string, std::string>* meta,
+               std::vector<MeasuredCase>* cases, std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = "cannot read '" + path + "'";
+    return false;
+  }
+  std::map<std::string, std::size_t> index;  // CaseKey -> position in *cases
+  std::string line;
+  bool header_seen = false;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.rfind("# ", 0) == 0) {
+      const auto eq = line.find('=');
+      if (eq != std::string::npos) (*meta)[line.substr(2, eq - 2)] = line.substr(eq + 1);
+      continue;
+    }
+    if (line == kHeader) {
+      header_seen = true;
+      continue;
+    }
+    if (!header_seen) {
+      *error = "'" + path + "' is not an irrbench raw.csv (no header line '" + kHeader + "')";
+      return false;
+    }
+    if (in.eof()) continue;  // a last line without '\n' was cut off by a kill
+    const std::vector<std::string> f = SplitFields(line);
+    long long b = 0, p = 0, root = 0, m = 0, m_padded = 0;
+    if (f.size() != 11 || !ToInt(f[2], &b) || !ToInt(f[3], &p) || !ToInt(f[4], &root) ||
+        !ToInt(f[5], &m) || !ToInt(f[6], &m_padded)) {
+      *error = "'" + path + "' line " + std::to_string(number) + ": not a row of " + kHeader;
+      return false;
+    }
+    const std::string key = CaseKey(f[0], f[1], b);
+    auto [it, added] = index.emplace(key, cases->size());
+    if (added) {
+      MeasuredCase c;
+      c.op = f[0];
+      c.dist = f[1];
+      c.b = b;
+      c.p = static_cast<int>(p);
+      c.root = static_cast<int>(root);
+      c.m = m;
+      c.m_padded = m_padded;
+      c.status = f[10];
+      cases->push_back(c);
+    }
+    MeasuredCase& c = (*cases)[it->second];
+    c.status = f[10];
+    if (f[10] == "ok") {
+      char* end = nullptr;
+      const double seconds = std::strtod(f[8].c_str(), &end);
+      if (f[8].empty() || *end != '\0' || !std::isfinite(seconds) || seconds < 0) {
+        *error = "'" + path + "' line " + std::to_string(number) + ": time '" + f[8] +
+                 "' is not a number of seconds >= 0";
+        return false;
+      }
+      c.seconds.push_back(seconds);
+    }
+  }
+  if (!header_seen) {
+    *error = "'" + path + "' is not an irrbench raw.csv (no header line)";
+    return false;
   }
   return true;
 }

@@ -25,6 +25,20 @@ struct ExistingResults {
 // Reads `path`; false with *error set if it cannot be read or is not an irrbench file.
 bool ReadExisting(const std::string& path, int nrep, ExistingResults* existing, std::string* error);
 
+// One case of a raw.csv as measured: its repetitions' times (status "ok"), or its status.
+struct MeasuredCase {
+  std::string op, dist;
+  std::int64_t b = 0, m = 0, m_padded = 0;
+  int p = 0, root = 0;
+  std::vector<double> seconds;
+  std::string status;  // "ok", "validation_failed", "skipped: ..."
+};
+
+// Reads every case of `path` in file order (a torn last line is ignored); false with *error
+// naming the file and line if it cannot be read or is not an irrbench file.
+bool ReadCases(const std::string& path, std::map<std::string, std::string>* meta,
+               std::vector<MeasuredCase>* cases, std::string* error);
+
 // The metadata keys that must agree for --resume to append to a file.
 const std::vector<std::string>& MethodKeys();
 
