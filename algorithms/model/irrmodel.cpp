@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "distributions.hpp"
+#include "predictions.hpp"
 #include "tree_costs.hpp"
 
 namespace {
@@ -33,6 +34,8 @@ struct Options {
   bool two_blocks_2018 = true;
   irr::model::TreeOptions tree_options;
   double max_mem = 0;
+  std::string from_results, alpha_beta;    // predictions for measurements
+  std::vector<std::string> problem_flags;  // given flags that --from-results replaces
 };
 
 const char* kHelp =
@@ -59,6 +62,16 @@ const char* kHelp =
     "  --dp fast|reference  the optimal tree's DP implementation (default fast)\n"
     "  --max-mem BYTES    memory the DP tables may use (default half of physical memory)\n"
     "  --help\n\n"
+    "Predictions for measurements:\n"
+    "  irrmodel --from-results raw.csv --alpha-beta fit.txt [--format table|tsv]\n"
+    "  For every case irrbench measured: the measured min and median, the model time of the\n"
+    "  tree the algorithm uses (TUW: adaptive, Binomial: oblivious, Linear: linear; none for\n"
+    "  the library's own), of the optimal tree and the lower bound, at the file's p and root,\n"
+    "  in microseconds with alpha, beta, gamma from fit.txt (irrfit's output; sizes in bytes,\n"
+    "  4 per MPI_INT). Padded operations (MPI_Gather, Guideline2_*) are held against the\n"
+    "  padded problem they move. tsv columns: op distribution b m problem tree\n"
+    "  measured_min_us measured_median_us model_us median_over_model optimal_us\n"
+    "  lower_bound_us\n\n"
     "Exit status: 0 success, 2 bad arguments.\n";
 
 std::vector<std::string> SplitList(const std::string& text) {
@@ -101,7 +114,14 @@ std::string Parse(int argc, char** argv, Options* o, bool* help) {
     const std::string v = argv[++i];
     double x = 0;
     long long n = 0;
-    if (flag == "--p") {
+    if (flag != "--format" && flag != "--max-mem" && flag != "--dp" && flag != "--from-results" &&
+        flag != "--alpha-beta") {
+      o->problem_flags.push_back(flag);
+    }
+    if (flag == "--from-results" || flag == "--alpha-beta") {
+      if (v.empty()) return flag + ": empty file name";
+      (flag == "--from-results" ? o->from_results : o->alpha_beta) = v;
+    } else if (flag == "--p") {
       if (!ParseInt(v, &n) || n < 1 || n > 1000000000)
         return "--p: '" + v + "' is not an integer >= 1";
       o->p = static_cast<int>(n);
@@ -162,6 +182,16 @@ std::string Parse(int argc, char** argv, Options* o, bool* help) {
       return "unknown option '" + flag + "'; see --help";
     }
   }
+  if (!o->from_results.empty() || !o->alpha_beta.empty()) {
+    if (o->from_results.empty()) return "--alpha-beta needs --from-results raw.csv";
+    if (o->alpha_beta.empty()) {
+      return "--from-results needs --alpha-beta FILE (the cost parameters: run irrfit)";
+    }
+    if (!o->problem_flags.empty()) {
+      return "--from-results takes the problem from the file and the costs from --alpha-beta; " +
+             o->problem_flags.front() + " cannot be combined with it";
+    }
+  }
   if (o->root != "best" && o->root != "both" && std::stoll(o->root) >= o->p) {
     return "--root: " + o->root + " is not a rank of p = " + std::to_string(o->p) + " (0.." +
            std::to_string(o->p - 1) + ")";
@@ -191,6 +221,57 @@ std::string Number(double t) {
   return buf;
 }
 
+std::string Cell(double x, const char* format) {
+  if (std::isnan(x)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
+}
+
+int FromResults(const Options& o) {
+  irr::model::CostParams per_byte;
+  std::vector<std::string> notes;
+  std::string error;
+  std::vector<irr::model::Prediction> rows;
+  irr::model::PredictOptions options;
+  options.dp = o.tree_options.dp;
+  options.max_mem = o.max_mem;
+  if (!irr::model::ReadFit(o.alpha_beta, &per_byte, &notes, &error) ||
+      !irr::model::Predict(o.from_results, per_byte, options, &rows, &notes, &error)) {
+    std::fprintf(stderr, "irrmodel: %s\n", error.c_str());
+    return 2;
+  }
+  for (const auto& note : notes) std::fprintf(stderr, "irrmodel: note: %s\n", note.c_str());
+  if (o.format == "tsv") {
+    std::printf(
+        "op\tdistribution\tb\tm\tproblem\ttree\tmeasured_min_us\tmeasured_median_us\tmodel_us"
+        "\tmedian_over_model\toptimal_us\tlower_bound_us\n");
+    auto field = [](double x) { return std::isnan(x) ? std::string() : Cell(x, "%.6g"); };
+    for (const auto& r : rows) {
+      std::printf("%s\t%s\t%lld\t%lld\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.op.c_str(),
+                  r.dist.c_str(), r.b, r.m, r.problem.c_str(), r.tree.c_str(),
+                  field(r.min_us).c_str(), field(r.median_us).c_str(), field(r.model_us).c_str(),
+                  field(r.median_us / r.model_us).c_str(), field(r.optimal_us).c_str(),
+                  field(r.lower_bound_us).c_str());
+    }
+    return 0;
+  }
+  std::printf(
+      "Measured vs the linear cost model: alpha = %.4g us, beta = %.4g us/byte, gamma = %.4g "
+      "us/byte (%s); times in us, m in elements\n",
+      per_byte.alpha, per_byte.beta, per_byte.gamma, o.alpha_beta.c_str());
+  std::printf("%-18s %-11s %6s %9s %-9s %10s %10s %10s %7s %10s %10s\n", "op", "distribution", "b",
+              "m", "tree", "min", "median", "model", "med/mod", "optimal", "bound");
+  for (const auto& r : rows) {
+    std::printf("%-18s %-11s %6lld %9lld %-9s %10s %10s %10s %7s %10s %10s\n", r.op.c_str(),
+                r.dist.c_str(), r.b, r.m, r.tree.empty() ? "-" : r.tree.c_str(),
+                Cell(r.min_us, "%.2f").c_str(), Cell(r.median_us, "%.2f").c_str(),
+                Cell(r.model_us, "%.2f").c_str(), Cell(r.median_us / r.model_us, "%.2f").c_str(),
+                Cell(r.optimal_us, "%.2f").c_str(), Cell(r.lower_bound_us, "%.2f").c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -205,6 +286,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "irrmodel: %s\n", error.c_str());
     return 2;
   }
+  if (!o.from_results.empty()) return FromResults(o);
   std::vector<std::pair<std::string, int>> modes;  // (root_mode, root)
   if (o.root == "both" || (o.root != "best")) {
     modes.emplace_back("fixed", o.root == "both" ? o.p / 2 : std::stoi(o.root));

@@ -1,0 +1,181 @@
+#include "predictions.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+
+#include "distributions.hpp"
+#include "results_file.hpp"
+#include "tree_costs.hpp"
+
+namespace irr::model {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The tree an operation of irrbench runs, "" for the library's own (unknown) algorithm.
+std::string TreeOf(const std::string& op) {
+  if (StartsWith(op, "TUW_")) return "adaptive";
+  if (StartsWith(op, "Binomial_")) return "oblivious";
+  if (StartsWith(op, "Linear_")) return "linear";
+  return "";
+}
+
+bool IsPadded(const std::string& op) {
+  return op == "MPI_Gather" || op == "MPI_Scatter" || StartsWith(op, "Guideline2_");
+}
+
+// Model costs of one problem (blocks in bytes): the DP is computed once and shared.
+struct Problem {
+  std::vector<std::int64_t> bytes;
+  std::unique_ptr<OptimalDp> optimal;
+};
+
+}  // namespace
+
+bool ReadFit(const std::string& path, CostParams* per_byte, std::vector<std::string>* notes,
+             std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = "--alpha-beta: cannot read '" + path + "'";
+    return false;
+  }
+  std::map<std::string, std::string> values;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto eq = line.find('=');
+    if (eq != std::string::npos) values[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  auto number = [&](const std::string& key, double* x) {
+    const auto it = values.find(key);
+    if (it == values.end()) {
+      *error = "--alpha-beta: '" + path + "' has no " + key +
+               "= line (irrfit writes one; alpha_us and beta_us_per_byte are required)";
+      return false;
+    }
+    char* end = nullptr;
+    *x = std::strtod(it->second.c_str(), &end);
+    if (it->second.empty() || *end != '\0' || !std::isfinite(*x) || *x < 0) {
+      *error = "--alpha-beta: '" + path + "': " + key + "=" + it->second + " is not a number >= 0";
+      return false;
+    }
+    return true;
+  };
+  if (!number("alpha_us", &per_byte->alpha) || !number("beta_us_per_byte", &per_byte->beta)) {
+    return false;
+  }
+  if (values.count("gamma_us_per_byte")) {
+    if (!number("gamma_us_per_byte", &per_byte->gamma)) return false;
+  } else {
+    per_byte->gamma = per_byte->beta;
+    notes->push_back("no gamma_us_per_byte in '" + path + "': local copies cost beta");
+  }
+  return true;
+}
+
+bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptions& options,
+             std::vector<Prediction>* rows, std::vector<std::string>* notes, std::string* error) {
+  std::map<std::string, std::string> meta;
+  std::vector<bench::MeasuredCase> cases;
+  if (!bench::ReadCases(raw_csv, &meta, &cases, error)) {
+    *error = "--from-results: " + *error;
+    return false;
+  }
+  dist::Params params;
+  try {
+    params.seed = std::stoull(meta.at("seed"));
+    params.rho = std::stod(meta.at("rho"));
+  } catch (const std::exception&) {
+    *error = "--from-results: '" + raw_csv + "' lacks the seed and rho metadata of irrbench";
+    return false;
+  }
+  // irrbench's element is MPI_INT; files that say otherwise carry element_bytes.
+  const long long element_bytes =
+      meta.count("element_bytes") ? std::atoll(meta["element_bytes"].c_str()) : 4;
+  if (element_bytes < 1) {
+    *error = "--from-results: element_bytes=" + meta["element_bytes"] + " is not a size >= 1";
+    return false;
+  }
+  bool dp_skipped_noted = false;
+  std::map<std::string, Problem> problems;  // by distribution, b and padding
+  for (const auto& mc : cases) {
+    if (mc.op == "Empty" || mc.op == "Barrier") continue;
+    if (mc.status != "ok" || mc.seconds.empty()) {
+      notes->push_back(mc.op + " " + mc.dist + " b=" + std::to_string(mc.b) + ": " + mc.status +
+                       ", no prediction");
+      continue;
+    }
+    if (!dist::IsKnown(mc.dist) || mc.p < 1 || mc.root < 0 || mc.root >= mc.p) {
+      *error = "--from-results: case " + mc.op + " " + mc.dist + " b=" + std::to_string(mc.b) +
+               " has an unknown distribution or a root outside 0..p-1";
+      return false;
+    }
+    params.b = mc.b;
+    std::vector<std::int64_t> blocks = dist::Generate(mc.dist, mc.p, params);
+    const dist::Totals totals = dist::Summarize(blocks);
+    if (totals.m != mc.m || totals.m_padded != mc.m_padded) {
+      *error = "--from-results: " + mc.dist + " b=" + std::to_string(mc.b) +
+               " regenerates to m=" + std::to_string(totals.m) +
+               ", m'=" + std::to_string(totals.m_padded) +
+               " but the file has m=" + std::to_string(mc.m) +
+               ", m'=" + std::to_string(mc.m_padded) + " (made by another version of irrbench?)";
+      return false;
+    }
+    const bool padded = IsPadded(mc.op);
+    if (padded) std::fill(blocks.begin(), blocks.end(), totals.max_block);
+    for (auto& x : blocks) x *= element_bytes;
+
+    Prediction row;
+    row.op = mc.op;
+    row.dist = mc.dist;
+    row.b = mc.b;
+    row.m = mc.m;
+    row.problem = padded ? "padded" : "irregular";
+    row.tree = TreeOf(mc.op);
+    row.min_us = *std::min_element(mc.seconds.begin(), mc.seconds.end()) * 1e6;
+    row.median_us = Median(mc.seconds) * 1e6;
+    row.model_us = kNaN;
+    if (!row.tree.empty()) {
+      const TreeType type = TreeFromName(row.tree);
+      const bool scatter = mc.op.find("Scatter") != std::string::npos;
+      row.model_us = scatter ? ScatterTime(BuildSequencedTree(type, blocks, c, mc.root), blocks, c)
+                             : TreeCost(type, blocks, c, mc.root).time;
+    }
+    // Gather and scatter trees cost the same (Traeff 2018, Section 2.2): one DP serves both.
+    row.optimal_us = kNaN;
+    if (static_cast<double>(DpBytes(mc.p)) <= options.max_mem) {
+      const std::string key = mc.dist + "/" + std::to_string(mc.b) + (padded ? "/padded" : "");
+      Problem& problem = problems[key];
+      if (!problem.optimal) {
+        problem.optimal = std::make_unique<OptimalDp>(blocks, c, options.dp);
+      }
+      row.optimal_us = problem.optimal->Fixed(mc.root).time;
+    } else if (!dp_skipped_noted) {
+      dp_skipped_noted = true;
+      notes->push_back("optimal tree skipped: its DP for p = " + std::to_string(mc.p) + " needs " +
+                       std::to_string(DpBytes(mc.p) >> 20) + " MiB, more than --max-mem");
+    }
+    row.lower_bound_us = LowerBound(blocks, c, mc.root).time;
+    rows->push_back(row);
+  }
+  if (rows->empty()) {
+    *error = "--from-results: '" + raw_csv + "' has no measured gather/scatter case";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace irr::model

@@ -1,0 +1,238 @@
+"""irrfit (alpha, beta, gamma from ping-pongs) and irrmodel --from-results (the model beside
+each measured case): hand-computed model times, numpy refits, real MPI runs and bad input."""
+import io
+import os
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import LAUNCHERS, ROOT
+
+IRRMODEL = ROOT / "build" / "openmpi" / "algorithms" / "model" / "irrmodel"
+HEADER = "op,distribution,b,p,root,m,m_padded,rep,seconds,late,status"
+
+
+def irrmodel(*args):
+    if not IRRMODEL.exists():
+        pytest.fail(f"{IRRMODEL} is not built: run scripts/build openmpi")
+    return subprocess.run([str(IRRMODEL), *map(str, args)], capture_output=True, text=True,
+                          timeout=300)
+
+
+def irrfit(flavour, np_, *args):
+    binary = ROOT / "build" / flavour / "harness" / "irrfit"
+    if not binary.exists():
+        pytest.fail(f"{binary} is not built: run scripts/build {flavour}")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    return subprocess.run(LAUNCHERS[flavour] + [str(np_), str(binary), *map(str, args)],
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
+def read_fit(path):
+    values, points = {}, []
+    for line in path.read_text().splitlines():
+        if line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        if key == "point":
+            points.append([float(x) for x in value.split()])
+        else:
+            values[key] = value
+    return values, np.array(points)
+
+
+def relative_fit(s, t):
+    """Least squares on relative errors, both coefficients >= 0 (numpy, independently)."""
+    w = 1 / t
+    intercept, slope = np.linalg.lstsq(np.column_stack([w, s * w]), np.ones_like(t),
+                                       rcond=None)[0]
+    if intercept < 0:
+        return 0.0, np.sum(s * t / t**2) / np.sum(s**2 / t**2)
+    if slope < 0:
+        return np.sum(1 / t) / np.sum(1 / t**2), 0.0
+    return intercept, slope
+
+
+@pytest.mark.parametrize("flavour", ["openmpi", "mpich"])
+def test_irrfit_writes_a_fit_that_numpy_reproduces(flavour, tmp_path):
+    out = tmp_path / "fit.txt"
+    result = irrfit(flavour, 2, "--max-bytes", 65536, "--nrep", 10, "--out", out)
+    assert result.returncode == 0, result.stderr
+    values, points = read_fit(out)
+    assert values["tool"] == "irrfit" and values["p"] == "2" and values["peer"] == "1"
+    assert values["same_node"] == "yes"
+    assert list(points[:, 0]) == [4 * 2**k for k in range(15)]  # 4 B .. 64 KiB
+    assert (points[:, 1] > 0).all() and (points[:, 3] > 0).all()
+    alpha, beta = float(values["alpha_us"]), float(values["beta_us_per_byte"])
+    assert alpha >= 0 and beta >= 0 and float(values["gamma_us_per_byte"]) >= 0
+    ref_alpha, ref_beta = relative_fit(points[:, 0], points[:, 1])
+    # The points are printed with 6 significant digits: agree to well within that.
+    assert alpha == pytest.approx(ref_alpha, rel=1e-3, abs=1e-6)
+    assert beta == pytest.approx(ref_beta, rel=1e-3, abs=1e-9)
+    fitted = alpha + beta * points[:, 0]
+    assert points[:, 2] == pytest.approx(fitted, rel=1e-4)
+    residual = np.max(np.abs(fitted - points[:, 1]) / points[:, 1])
+    assert float(values["max_relative_residual"]) == pytest.approx(residual, rel=1e-2)
+
+
+@pytest.mark.parametrize("args, np_, message", [
+    ([], 1, "a ping-pong needs 2 processes, this run has 1"),
+    (["--peer", 2], 2, "--peer: 2 is not a rank of this run (1..1)"),
+    (["--nrep", 1], 2, "--nrep: '1' is not an integer >= 3"),
+    (["--max-bytes", "lots"], 2, "--max-bytes: 'lots' is not a size"),
+    (["--out", "/nonexistent/dir/fit.txt"], 2, "--out: cannot write '/nonexistent/dir/fit.txt'"),
+    (["--fast"], 2, "unknown option '--fast'"),
+])
+def test_irrfit_bad_input(args, np_, message):
+    result = irrfit("openmpi", np_, *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def write_raw(path, cases, p=4, root=2, seed=1, rho=5):
+    """A raw.csv in irrbench's format; cases: (op, dist, b, m, m_padded, [seconds])."""
+    lines = [f"# tool=irrbench", f"# p={p}", f"# root={root}", f"# seed={seed}",
+             f"# rho={rho:.9f}", HEADER]
+    for op, dist, b, m, m_padded, seconds in cases:
+        for rep, t in enumerate(seconds):
+            lines.append(f"{op},{dist},{b},{p},{root},{m},{m_padded},{rep},{t:.9f},0,ok")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def predictions(raw, fit, *extra):
+    result = irrmodel("--from-results", raw, "--alpha-beta", fit, "--format", "tsv", *extra)
+    assert result.returncode == 0, result.stderr
+    return pd.read_csv(io.StringIO(result.stdout), sep="\t"), result.stderr
+
+
+FIT = "alpha_us=10\nbeta_us_per_byte=0.5\ngamma_us_per_byte=0.25\n"
+
+
+def test_predictions_hand_computed(tmp_path):
+    # p = 4, root 2, Same b = 1: four blocks of 4 bytes; alpha 10, beta 0.5/B, gamma 0.25/B, so
+    # a one-block message costs 12, a two-block one 14, the root's copy 1.
+    times = [30e-6, 10e-6, 20e-6, 40e-6]
+    raw = write_raw(tmp_path / "raw.csv", [
+        ("Linear_Gatherv", "same", 1, 4, 4, times),
+        ("TUW_Gatherv", "same", 1, 4, 4, times),
+        ("TUW_Scatterv", "same", 1, 4, 4, times),
+        ("Binomial_Gatherv", "same", 1, 4, 4, times),
+        ("MPI_Gatherv", "same", 1, 4, 4, times),
+        ("Empty", "same", 1, 4, 4, times),
+    ])
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT)
+    table, _ = predictions(raw, fit)
+    by_op = table.set_index("op")
+    assert "Empty" not in by_op.index  # measures the harness, not a tree
+    # Linear: copy 1, then three messages of 12 in sequence.
+    assert by_op.loc["Linear_Gatherv", "model_us"] == pytest.approx(1 + 3 * 12)
+    # TUW/binomial at root 2: round 1 rank 3 -> 2 and 0 -> 1 (copy 1 then 12: ready at 13);
+    # round 2 the pair {0, 1} -> 2 with two blocks: 13 + 14.
+    for op in ("TUW_Gatherv", "TUW_Scatterv", "Binomial_Gatherv"):
+        assert by_op.loc[op, "model_us"] == pytest.approx(27), op
+    assert by_op.loc["TUW_Gatherv", "tree"] == "adaptive"
+    assert by_op.loc["Binomial_Gatherv", "tree"] == "oblivious"
+    # The library's own algorithm has no model tree, but the bounds apply.
+    assert np.isnan(by_op.loc["MPI_Gatherv", "model_us"])
+    # Lower bound: alpha + beta * 12 bytes from others + gamma * 4 own bytes.
+    assert (table["lower_bound_us"] == 10 + 6 + 1).all()
+    # No ordered tree rooted at 2 beats 27: [0..1] must reach 2 as one message (ready >= 13)
+    # or two (>= 2 * 12 + 12), and [3] as another.
+    assert list(table["optimal_us"]) == pytest.approx([27] * len(table))
+    # Measured statistics, recomputed.
+    assert by_op.loc["TUW_Gatherv", "measured_min_us"] == pytest.approx(10)
+    assert by_op.loc["TUW_Gatherv", "measured_median_us"] == pytest.approx(25)
+    assert by_op.loc["TUW_Gatherv", "median_over_model"] == pytest.approx(25 / 27, rel=1e-5)
+
+
+def test_padded_operations_are_held_against_the_padded_problem(tmp_path):
+    # Alternating b = 10, p = 4: blocks 15, 5, 15, 5 ints = 60, 20, 60, 20 bytes (m = 40, m' = 60).
+    raw = write_raw(tmp_path / "raw.csv", [
+        ("MPI_Gather", "alternating", 10, 40, 60, [1e-5] * 3),
+        ("MPI_Gatherv", "alternating", 10, 40, 60, [1e-5] * 3),
+    ])
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT)
+    table, _ = predictions(raw, fit)
+    by_op = table.set_index("op")
+    assert list(table["problem"]) == ["padded", "irregular"]
+    # Padded: four blocks of 60 bytes; root 2 receives 180 bytes and copies 60.
+    assert by_op.loc["MPI_Gather", "lower_bound_us"] == pytest.approx(10 + 0.5 * 180 + 0.25 * 60)
+    # Irregular: root 2 receives 20 + 60 + 20 bytes and copies its 60.
+    assert by_op.loc["MPI_Gatherv", "lower_bound_us"] == pytest.approx(10 + 0.5 * 100 + 0.25 * 60)
+
+
+def test_missing_gamma_defaults_to_beta_and_says_so(tmp_path):
+    raw = write_raw(tmp_path / "raw.csv", [("Linear_Gatherv", "same", 1, 4, 4, [1e-5] * 3)])
+    fit = tmp_path / "fit.txt"
+    fit.write_text("alpha_us=10\nbeta_us_per_byte=0.5\n")
+    table, stderr = predictions(raw, fit)
+    assert "local copies cost beta" in stderr
+    assert table["model_us"][0] == pytest.approx(0.5 * 4 + 3 * 12)
+
+
+@pytest.mark.parametrize("fit_text, args, message", [
+    (FIT, ["--from-results", "RAW"], "--from-results needs --alpha-beta FILE"),
+    (FIT, ["--alpha-beta", "FIT"], "--alpha-beta needs --from-results raw.csv"),
+    (FIT, ["--from-results", "RAW", "--alpha-beta", "FIT", "--p", "8"],
+     "--p cannot be combined with it"),
+    (FIT, ["--from-results", "RAW", "--alpha-beta", "/nonexistent/fit.txt"],
+     "--alpha-beta: cannot read '/nonexistent/fit.txt'"),
+    ("alpha_us=10\n", ["--from-results", "RAW", "--alpha-beta", "FIT"],
+     "has no beta_us_per_byte= line"),
+    ("alpha_us=-1\nbeta_us_per_byte=1\n", ["--from-results", "RAW", "--alpha-beta", "FIT"],
+     "alpha_us=-1 is not a number >= 0"),
+    (FIT, ["--from-results", "/nonexistent/raw.csv", "--alpha-beta", "FIT"],
+     "--from-results: cannot read '/nonexistent/raw.csv'"),
+])
+def test_prediction_bad_input(tmp_path, fit_text, args, message):
+    raw = write_raw(tmp_path / "raw.csv", [("TUW_Gatherv", "same", 1, 4, 4, [1e-5] * 3)])
+    fit = tmp_path / "fit.txt"
+    fit.write_text(fit_text)
+    args = [str(raw) if a == "RAW" else str(fit) if a == "FIT" else a for a in args]
+    result = irrmodel(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_prediction_rejects_files_it_cannot_regenerate(tmp_path):
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT)
+    not_raw = tmp_path / "summary.csv"
+    not_raw.write_text("op,distribution,b\nMPI_Gatherv,same,1\n")
+    result = irrmodel("--from-results", not_raw, "--alpha-beta", fit)
+    assert result.returncode == 2 and "is not an irrbench raw.csv" in result.stderr
+    raw = write_raw(tmp_path / "raw.csv", [("TUW_Gatherv", "same", 1, 5, 4, [1e-5] * 3)])
+    result = irrmodel("--from-results", raw, "--alpha-beta", fit)
+    assert result.returncode == 2
+    assert "regenerates to m=4, m'=4 but the file has m=5, m'=4" in result.stderr
+
+
+def test_real_run_end_to_end(openmpi, tmp_path):
+    """irrbench + irrfit under Open MPI, then the model beside every measured case."""
+    raw = tmp_path / "raw.csv"
+    bench = openmpi.run(3, "--ops", "MPI_Gatherv,TUW_Gatherv,Linear_Scatterv,MPI_Gather",
+                        "--dists", "same,spikes", "--b", "1,10", "--nrep", 5, "--out", raw)
+    assert bench.returncode == 0, bench.stderr
+    fit = tmp_path / "fit.txt"
+    assert irrfit("openmpi", 2, "--max-bytes", 4096, "--nrep", 5,
+                  "--out", fit).returncode == 0
+    table, _ = predictions(raw, fit)
+    assert len(table) == 2 * 2 * 4
+    assert set(table["op"]) == {"MPI_Gatherv", "TUW_Gatherv", "Linear_Scatterv", "MPI_Gather"}
+    modelled = table[table["tree"].notna()]
+    assert set(modelled["op"]) == {"TUW_Gatherv", "Linear_Scatterv"}
+    assert (modelled["model_us"] > 0).all()
+    assert (table["optimal_us"] >= table["lower_bound_us"] - 1e-9).all()
+    assert (modelled["model_us"] >= modelled["optimal_us"] - 1e-9).all()
+    # Linear model time: copy + (p - 1) messages, each alpha + beta * bytes (p = 3, root 1).
+    values, _ = read_fit(fit)
+    alpha, beta = float(values["alpha_us"]), float(values["beta_us_per_byte"])
+    gamma = float(values["gamma_us_per_byte"])
+    same_1 = modelled[(modelled["distribution"] == "same") & (modelled["b"] == 1)].iloc[0]
+    assert same_1["model_us"] == pytest.approx(gamma * 4 + 2 * (alpha + 4 * beta), rel=1e-5)
