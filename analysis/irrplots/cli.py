@@ -1,0 +1,115 @@
+"""irrplot's command line: result files or directories in, PNG/SVG plots and report.html out."""
+import argparse
+import base64
+import io
+import os
+import sys
+
+import matplotlib
+
+from irrguide import UserError, render_html
+
+from . import figures, inputs
+
+DESCRIPTION = """\
+Plots irrbench results: per distribution, time vs m for each operation (median with its 95%
+confidence band, minimum dashed); one line per library setting for chosen operations when the
+inputs differ in setting (a SLURM sweep); heat maps of the speed-up of TUW_Gatherv over
+MPI_Gatherv (and scatter) by distribution and b. With --report, also report.html: irrcheck's
+red-flagged tables, the plots embedded, the violation list and the metadata, in one file."""
+
+EPILOG = """\
+inputs: raw.csv files, or directories searched for raw.csv (e.g. results/<run>/ of a sweep).
+Runs that differ in p, library or algorithm setting become separate groups.
+exit status: 0 done, 2 bad input or arguments."""
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="irrplot", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("inputs", nargs="+", metavar="PATH", help="raw.csv files or directories")
+    parser.add_argument("--out", help="output directory (default: the first input directory, or "
+                        "the directory of the first file); plots go to OUT/plots/")
+    parser.add_argument("--formats", default="png,svg",
+                        help="image formats, from png,svg (default png,svg)")
+    parser.add_argument("--ops", default="MPI_Gather,MPI_Gatherv,MPI_Scatter,MPI_Scatterv",
+                        help="operations compared across settings (default MPI_Gather,"
+                        "MPI_Gatherv,MPI_Scatter,MPI_Scatterv)")
+    parser.add_argument("--report", action="store_true",
+                        help="also write OUT/report.html with the tables and plots")
+    parser.add_argument("--check-args", default="",
+                        help="arguments for irrcheck's analysis, e.g. '--stat median --slack 0.05'")
+    options = parser.parse_args(argv)
+    options.formats = [f.strip() for f in options.formats.split(",") if f.strip()]
+    bad = [f for f in options.formats if f not in ("png", "svg")]
+    if bad or not options.formats:
+        parser.error(f"--formats: unknown format {', '.join(bad) or '(empty)'}; valid: png,svg")
+    options.ops = [op.strip() for op in options.ops.split(",") if op.strip()]
+    return options
+
+
+def output_directory(options):
+    if options.out:
+        return options.out
+    first = options.inputs[0]
+    return first if os.path.isdir(first) else os.path.dirname(first) or "."
+
+
+def make_figures(stats, groups, ops, facts):
+    made = []
+    for group, _, _ in groups:
+        made += figures.time_vs_m(stats, group, facts)
+    for op in ops:
+        made += figures.settings_comparison(stats, op, facts)
+    for group, _, _ in groups:
+        made += figures.speedup_heatmap(stats, group, facts)
+    return made
+
+
+def png_data_uri(figure):
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def main(argv=None):
+    options = parse_args(sys.argv[1:] if argv is None else argv)
+    # Reproducible SVGs: no date, fixed ids, so committed plots only change with the data.
+    matplotlib.rcParams["svg.hashsalt"] = "irrplot"
+    try:
+        files = inputs.find_files(options.inputs)
+        check_options, groups, checks, skipped, notes, stats, sources = inputs.analysed(
+            files, options.check_args.split())
+        known = set(stats.index.get_level_values("op"))
+        unknown = [op for op in options.ops if op not in figures.OP_COLORS]
+        if unknown:
+            raise UserError(f"--ops: unknown operation {', '.join(unknown)}; valid: "
+                            f"{','.join(figures.OP_COLORS)}")
+        facts = inputs.caption_facts(sources)
+        made = make_figures(stats, groups, [op for op in options.ops if op in known], facts)
+        out = output_directory(options)
+        plot_dir = os.path.join(out, "plots")
+        os.makedirs(plot_dir, exist_ok=True)
+        written = []
+        for fig in made:
+            for fmt in options.formats:
+                path = os.path.join(plot_dir, f"{fig.stem}.{fmt}")
+                fig.figure.savefig(path, format=fmt, dpi=110,
+                                   metadata={"Date": None} if fmt == "svg" else None)
+                written.append(path)
+        if options.report:
+            embedded = [(fig.caption, png_data_uri(fig.figure)) for fig in made]
+            path = os.path.join(out, "report.html")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(render_html.document(groups, checks, skipped, notes, check_options,
+                                             embedded))
+            written.append(path)
+        print(f"irrplot: {len(made)} plot(s), wrote {len(written)} file(s) under {out}",
+              file=sys.stderr)
+    except UserError as e:
+        print(f"irrplot: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"irrplot: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,200 @@
+"""The plots, from irrcheck's statistics table (indexed by group, op, distribution, b; columns
+m, median, median_ci_low/high, min, ...). Each function returns matplotlib figures with a
+file stem and a caption; nothing here reads files or knows about HTML."""
+import dataclasses
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.colors import LogNorm  # noqa: E402
+from matplotlib.ticker import LogFormatterSciNotation  # noqa: E402
+
+from irrguide.check import FAMILIES  # noqa: E402
+from irrguide.table import DISTRIBUTION_ORDER, distribution_title  # noqa: E402
+
+# One colour per operation, the same in every plot.
+OP_COLORS = {
+    "MPI_Gather": "#1f77b4", "MPI_Scatter": "#1f77b4",
+    "MPI_Gatherv": "#d62728", "MPI_Scatterv": "#d62728",
+    "TUW_Gatherv": "#2ca02c", "TUW_Scatterv": "#2ca02c",
+    "Guideline2_Gather": "#9467bd", "Guideline2_Scatter": "#9467bd",
+    "Linear_Gatherv": "#8c564b", "Linear_Scatterv": "#8c564b",
+    "Binomial_Gatherv": "#ff7f0e", "Binomial_Scatterv": "#ff7f0e",
+}
+LABELS = {"Guideline2_Gather": "Allreduce+Gather(m')", "Guideline2_Scatter": "Allreduce+Scatter(m')"}
+
+
+class PlainLogFormatter(LogFormatterSciNotation):
+    """Log-axis labels as plain numbers (0.5, 20, 1000), on the ticks matplotlib labels anyway."""
+
+    def __call__(self, x, pos=None):
+        return f"{x:g}" if super().__call__(x, pos) else ""
+
+
+@dataclasses.dataclass
+class Figure:
+    stem: str  # file name without extension
+    caption: str
+    figure: object  # matplotlib Figure
+
+
+def short_setting(group):
+    """A group label without the long common prefixes of algorithm variables."""
+    for prefix in ("OMPI_MCA_coll_tuned_", "MPIR_CVAR_", "I_MPI_ADJUST_"):
+        group = group.replace(prefix, "")
+    return group.replace(" use_dynamic_rules=1", "").replace("use_dynamic_rules=1 ", "")
+
+
+def slug(text):
+    keep = "".join(ch if ch.isalnum() or ch in "=-." else "_" for ch in text)
+    return "_".join(part for part in keep.split("_") if part)[:80] or "all"
+
+
+def _distributions(frame):
+    present = set(frame.index.get_level_values("distribution"))
+    return [d for d in DISTRIBUTION_ORDER if d in present] + sorted(present - set(DISTRIBUTION_ORDER))
+
+
+def _grid(n):
+    cols = min(3, n)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.6 * rows + 0.9), squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat[:n])
+
+
+def _line_with_band(ax, rows, color, label, show_min):
+    rows = rows.sort_values("m")
+    x = rows["m"].clip(lower=1).to_numpy(dtype=float)  # log axis: Two blocks can have tiny m
+    ax.plot(x, rows["median"], "o-", color=color, label=label, markersize=3.5, linewidth=1.4)
+    low, high = rows["median_ci_low"].to_numpy(float), rows["median_ci_high"].to_numpy(float)
+    if np.isfinite(low).any():
+        ax.fill_between(x, low, high, color=color, alpha=0.18, linewidth=0)
+    if show_min:
+        ax.plot(x, rows["min"], "--", color=color, linewidth=0.9, alpha=0.8)
+
+
+def _finish(fig, axes, title, caption_text):
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_formatter(PlainLogFormatter())
+            axis.set_minor_formatter(PlainLogFormatter())
+        ax.set_xlabel("m (MPI_INT elements)")
+        ax.set_ylabel("time (µs)")
+        ax.grid(True, which="major", alpha=0.3)
+    handles, labels = axes[0].get_legend_handles_labels()
+    height = fig.get_figheight()  # place title, caption and legend in inches, not fractions
+    fig.suptitle(title, fontsize=12, y=1 - 0.12 / height, va="top")
+    fig.text(0.5, 1 - 0.45 / height, caption_text, ha="center", va="top", fontsize=8.5,
+             color="#444")
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 4), fontsize=8.5,
+               frameon=False, bbox_to_anchor=(0.5, 0.0))
+    rows = math.ceil(len(labels) / 4)
+    fig.tight_layout(rect=(0, (0.15 + 0.2 * rows) / height, 1, 1 - 0.7 / height))
+
+
+def time_vs_m(stats, group, facts):
+    """Per family: one panel per distribution, time vs m for each operation (median with its 95 %
+    CI as a band, min dashed)."""
+    out = []
+    frame = stats.xs(group, level="group")
+    ops_present = set(frame.index.get_level_values("op"))
+    for family in FAMILIES:
+        ops = [op for op in (family.regular, *family.irregular, family.padded, *family.baselines)
+               if op in ops_present]
+        if not ops:
+            continue
+        dists = _distributions(frame.loc[ops])
+        fig, axes = _grid(len(dists))
+        for ax, dist in zip(axes, dists):
+            for op in ops:
+                try:
+                    rows = frame.xs((op, dist), level=("op", "distribution"))
+                except KeyError:
+                    continue
+                _line_with_band(ax, rows, OP_COLORS.get(op, "black"), LABELS.get(op, op), True)
+            ax.set_title(distribution_title(dist), fontsize=10)
+        setting = "" if group == "all" else f" [{short_setting(group)}]"
+        _finish(fig, axes, f"{family.name.capitalize()}: time vs m{setting}",
+                f"{facts}; median with 95% CI band, minimum dashed")
+        out.append(Figure(slug(f"time_vs_m_{family.name}_{short_setting(group)}"),
+                          f"{family.name.capitalize()} time vs m per distribution{setting} "
+                          f"({facts}). Solid: median with its 95% confidence band; dashed: "
+                          "minimum.", fig))
+    return out
+
+
+def settings_comparison(stats, op, facts):
+    """One line per group (library setting) for one operation, one panel per distribution."""
+    try:
+        frame = stats.xs(op, level="op")
+    except KeyError:
+        return []
+    groups = list(dict.fromkeys(frame.index.get_level_values("group")))
+    if len(groups) < 2:
+        return []
+    dists = _distributions(frame)
+    fig, axes = _grid(len(dists))
+    colors = plt.get_cmap("tab10" if len(groups) <= 10 else "tab20")
+    for ax, dist in zip(axes, dists):
+        for k, group in enumerate(groups):
+            try:
+                rows = frame.xs((group, dist), level=("group", "distribution"))
+            except KeyError:
+                continue
+            _line_with_band(ax, rows, colors(k % colors.N), short_setting(group), False)
+        ax.set_title(distribution_title(dist), fontsize=10)
+    _finish(fig, axes, f"{op} across library settings", f"{facts}; median with 95% CI band")
+    return [Figure(slug(f"settings_{op}"), f"{op} under each library setting, one line per "
+                   f"setting ({facts}); median with its 95% confidence band.", fig)]
+
+
+def speedup_heatmap(stats, group, facts):
+    """Per family: median time of the library's v-operation over TUW's, distribution x b."""
+    out = []
+    frame = stats.xs(group, level="group")
+    for family in FAMILIES:
+        native, tuw = family.irregular
+        try:
+            a = frame.xs(native, level="op")["median"]
+            t = frame.xs(tuw, level="op")["median"]
+        except KeyError:
+            continue
+        ratio = (a / t).dropna()
+        if ratio.empty:
+            continue
+        dists = [d for d in _distributions(ratio.to_frame()) if d in ratio.index.get_level_values(0)]
+        bs = sorted(set(ratio.index.get_level_values("b")))
+        grid = np.full((len(dists), len(bs)), np.nan)
+        for (dist, b), value in ratio.items():
+            grid[dists.index(dist), bs.index(b)] = value
+        fig, ax = plt.subplots(figsize=(1.1 * len(bs) + 3.2, 0.5 * len(dists) + 2.2))
+        finite = grid[np.isfinite(grid)]
+        extreme = max(2.0, float(np.max(np.maximum(finite, 1 / finite))))  # symmetric around 1
+        norm = LogNorm(vmin=1 / extreme, vmax=extreme)
+        image = ax.imshow(grid, cmap="RdYlGn", norm=norm, aspect="auto")
+        for i in range(len(dists)):
+            for j in range(len(bs)):
+                if np.isfinite(grid[i, j]):
+                    dark = abs(np.log10(grid[i, j])) > 0.6 * np.log10(extreme)
+                    ax.text(j, i, f"{grid[i, j]:.3g}", ha="center", va="center", fontsize=8.5,
+                            color="white" if dark else "black")
+        ax.set_xticks(range(len(bs)), [str(b) for b in bs])
+        ax.set_yticks(range(len(dists)), [distribution_title(d) for d in dists])
+        ax.set_xlabel("b (average block, MPI_INT elements)")
+        bar = fig.colorbar(image, ax=ax)
+        bar.set_label(f"speed-up: {native} / {tuw} (median)")
+        setting = "" if group == "all" else f" [{short_setting(group)}]"
+        ax.set_title(f"Speed-up of {tuw} over {native}{setting}\n{facts}", fontsize=9)
+        fig.tight_layout()
+        out.append(Figure(slug(f"speedup_{family.name}_{short_setting(group)}"),
+                          f"Speed-up of {tuw} over {native}{setting}: median time of {native} "
+                          f"divided by that of {tuw}; > 1 (green) means TUW is faster ({facts}).",
+                          fig))
+    return out
