@@ -224,6 +224,27 @@ std::string Duration(double s) {
   return text;
 }
 
+// A sweep (slurm/sweep) names the library its settings are for in IRRBENCH_EXPECT_LIBRARY
+// (intel, openmpi, mpich). Returns a warning when this binary runs on another library - the
+// settings then select nothing - or "" when it matches or nothing was expected.
+std::string LibraryMismatch(const std::string& library) {
+  const char* expected = std::getenv("IRRBENCH_EXPECT_LIBRARY");
+  if (expected == nullptr || *expected == '\0') return "";
+  const std::map<std::string, std::pair<const char*, const char*>> known = {
+      {"intel", {"Intel", "Intel MPI"}},
+      {"openmpi", {"Open MPI", "Open MPI"}},
+      {"mpich", {"MPICH", "MPICH"}}};
+  const auto it = known.find(expected);
+  if (it == known.end()) {
+    return std::string("IRRBENCH_EXPECT_LIBRARY=") + expected +
+           " is not one of intel, openmpi, mpich; the library was not checked";
+  }
+  if (library.find(it->second.first) != std::string::npos) return "";
+  return std::string("the job's settings are for ") + it->second.second + " but irrbench runs on " +
+         library + ": those settings select nothing here; load " + it->second.second +
+         " (module lines in slurm/irrbench.sbatch) or sweep --library for this one";
+}
+
 int Fail(int rank, const std::string& message) {
   if (rank == 0) std::fprintf(stderr, "irrbench: error: %s\n", message.c_str());
   MPI_Finalize();
@@ -343,6 +364,10 @@ int Main(int argc, char** argv) {
   double offset = 0, spread = 0, worst_rtt = 0;
   if (o.sync == "window") offset = ClockOffset(comm, &spread, &worst_rtt);
 
+  const std::string mismatch = LibraryMismatch(library);
+  if (rank == 0 && !mismatch.empty()) {
+    std::fprintf(stderr, "irrbench: WARNING: %s\n", mismatch.c_str());
+  }
   if (rank == 0 && !o.resume) {
     auto put = [&](const std::string& k, const std::string& v) {
       std::fprintf(out, "# %s=%s\n", k.c_str(), v.c_str());
@@ -351,6 +376,7 @@ int Main(int argc, char** argv) {
     int version = 0, subversion = 0;
     MPI_Get_version(&version, &subversion);
     put("mpi_version", std::to_string(version) + "." + std::to_string(subversion));
+    if (!mismatch.empty()) put("warning", mismatch);
     put("element_bytes", std::to_string(sizeof(int)));  // blocks are MPI_INT elements
     put("validate", o.validate ? "yes" : "no");
     put("max_mem", std::to_string(o.max_mem));
@@ -383,7 +409,8 @@ int Main(int argc, char** argv) {
                                 "OMPI_MCA_initial_wdir", "OMPI_MCA_shmem_RUNTIME"}) {
         launcher_internal = launcher_internal || var.rfind(noise, 0) == 0;
       }
-      for (const char* prefix : {"I_MPI_ADJUST_", "OMPI_MCA_", "MPIR_CVAR_", "SLURM_"}) {
+      for (const char* prefix :
+           {"I_MPI_ADJUST_", "OMPI_MCA_", "MPIR_CVAR_", "SLURM_", "IRRBENCH_"}) {
         if (var.rfind(prefix, 0) == 0 && !launcher_internal) {
           put("env." + var.substr(0, var.find('=')), var.substr(var.find('=') + 1));
         }

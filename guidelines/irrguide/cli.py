@@ -115,8 +115,9 @@ def known_ops():
     return ops
 
 
-def analyse(options):
-    """Everything but the output: returns (groups, checks, skipped, notes, stats)."""
+def analyse(options, require_checks=True):
+    """Everything but the output: returns (groups, checks, skipped, notes, stats). Without
+    require_checks (irrplot), data that allows no guideline check is not an error."""
     measurements = load.read_files(options.files)
     notes = list(measurements.notes)
     if options.drop_late and not measurements.reps.empty:
@@ -141,9 +142,9 @@ def analyse(options):
                               options.slack, options.alpha)
         checks += outcome.checks
         skipped += [(f"[{group}] " if len(labels) > 1 else "") + s for s in outcome.skipped]
-    if not checks:
+    if not checks and require_checks:
         raise UserError("no guideline can be checked: " + "; ".join(dict.fromkeys(skipped)))
-    if options.correction == "holm":
+    if options.correction == "holm" and checks:
         correct_holm(checks, options.alpha)
     groups = []
     by_path = {s.path: s for s in measurements.sources}
