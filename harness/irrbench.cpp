@@ -63,6 +63,7 @@ std::string LibraryVersion() {
   std::string s(version, strnlen(version, length));  // Open MPI counts the NUL
   s = s.substr(0, s.find('\n'));
   s.erase(std::remove(s.begin(), s.end(), '\r'), s.end());
+  std::replace(s.begin(), s.end(), '\t', ' ');  // MPICH: "MPICH Version:\t4.0.2"
   while (!s.empty() && (s.back() == ' ' || s.back() == ',')) s.pop_back();
   return s;
 }
@@ -377,6 +378,12 @@ int Main(int argc, char** argv) {
     MPI_Get_version(&version, &subversion);
     put("mpi_version", std::to_string(version) + "." + std::to_string(subversion));
     if (!mismatch.empty()) put("warning", mismatch);
+#ifdef SMPI_H  // SimGrid's mpi.h: MPI_Wtime is simulated time (scripts/simulate records the
+               // platform and configuration as env.IRRBENCH_* lines)
+    put("simulated", "yes (SimGrid SMPI)");
+#else
+    put("simulated", "no");
+#endif
     put("element_bytes", std::to_string(sizeof(int)));  // blocks are MPI_INT elements
     put("validate", o.validate ? "yes" : "no");
     put("max_mem", std::to_string(o.max_mem));
@@ -405,12 +412,13 @@ int Main(int argc, char** argv) {
       const std::string var = *e;
       // Algorithm selections and job facts; not Open MPI's launcher internals (orte, ess, pmix).
       bool launcher_internal = false;
-      for (const char* noise : {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix",
-                                "OMPI_MCA_initial_wdir", "OMPI_MCA_shmem_RUNTIME"}) {
+      for (const char* noise :
+           {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
+            "OMPI_MCA_shmem_RUNTIME", "MPIR_CVAR_CH3_INTERFACE_HOSTNAME"}) {
         launcher_internal = launcher_internal || var.rfind(noise, 0) == 0;
       }
       for (const char* prefix :
-           {"I_MPI_ADJUST_", "OMPI_MCA_", "MPIR_CVAR_", "SLURM_", "IRRBENCH_"}) {
+           {"I_MPI_ADJUST_", "OMPI_MCA_", "MPIR_CVAR_", "SLURM_", "SMPI_", "IRRBENCH_"}) {
         if (var.rfind(prefix, 0) == 0 && !launcher_internal) {
           put("env." + var.substr(0, var.find('=')), var.substr(var.find('=') + 1));
         }

@@ -24,6 +24,9 @@ Runs that differ in p, library or algorithm setting become separate groups.
 exit status: 0 done, 2 bad input or arguments."""
 
 
+PLOT_PREFIXES = ("time_vs_m_", "settings_", "speedup_")
+
+
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="irrplot", description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -90,6 +93,10 @@ def main(argv=None):
         out = output_directory(options)
         plot_dir = os.path.join(out, "plots")
         os.makedirs(plot_dir, exist_ok=True)
+        # plots/ is irrplot's: earlier plots (other groups, other formats) would mislead.
+        for name in os.listdir(plot_dir):
+            if name.startswith(PLOT_PREFIXES) and name.endswith((".png", ".svg")):
+                os.remove(os.path.join(plot_dir, name))
         written = []
         for fig in made:
             for fmt in options.formats:

@@ -150,7 +150,7 @@ def settings_comparison(stats, op, facts):
                 continue
             _line_with_band(ax, rows, colors(k % colors.N), short_setting(group), False)
         ax.set_title(distribution_title(dist), fontsize=10)
-    _finish(fig, axes, f"{op} across library settings", f"{facts}; median with 95% CI band")
+    _finish(fig, axes, f"{op} across libraries and settings", f"{facts}; median with 95% CI band")
     return [Figure(slug(f"settings_{op}"), f"{op} under each library setting, one line per "
                    f"setting ({facts}); median with its 95% confidence band.", fig)]
 

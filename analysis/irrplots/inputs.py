@@ -51,8 +51,9 @@ def caption_facts(sources):
     def values(key):
         found = list(dict.fromkeys(s.metadata.get(key, "?") for s in sources))
         return found[0] if len(found) == 1 else "/".join(found)
-    library = "; ".join(dict.fromkeys(s.metadata.get("library", "unknown library").split(",")[0]
-                                      for s in sources))
+    library = "; ".join(dict.fromkeys(
+        " ".join(s.metadata.get("library", "unknown library").split(",")[0].split())
+        for s in sources))  # MPICH's version string has a tab
     text = (f"{library}, p = {values('p')}, {values('nodes')} node(s) x "
             f"{values('processes_per_node')} processes, host {values('hostname')}")
     simulated = values("simulated")

@@ -19,6 +19,8 @@ INTEGER_COLUMNS = ["b", "p", "m", "m_padded"]
 # Environment variables that select a library's collective algorithms: runs that differ in them
 # are different experiments and must not be pooled into one table.
 SETTING_PATTERN = re.compile(r"^env\.(I_MPI_ADJUST_|OMPI_MCA_coll_|MPIR_CVAR_|SMPI_)")
+# Variables with those prefixes that launchers set and that select no algorithm.
+NOT_SETTINGS = {"env.MPIR_CVAR_CH3_INTERFACE_HOSTNAME"}
 
 
 @dataclasses.dataclass
@@ -29,7 +31,8 @@ class Source:
 
     def setting(self):
         """The algorithm-selection variables this run was made with, or 'default'."""
-        items = sorted((k[4:], v) for k, v in self.metadata.items() if SETTING_PATTERN.match(k))
+        items = sorted((k[4:], v) for k, v in self.metadata.items()
+                       if SETTING_PATTERN.match(k) and k not in NOT_SETTINGS)
         return " ".join(f"{k}={v}" for k, v in items) or "default"
 
 
