@@ -103,20 +103,21 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
     }
     return TooLargeForIntCount(view.bytes) ? MPI_ERR_COUNT : MPI_SUCCESS;
   }
-  // Oblivious tree: learn the children's sizes from their (matched) messages.
-  std::vector<MPI_Message> matched;
-  if (!options.sizes_known_to_parents) {
+  // Oblivious tree: learn the children's sizes from their messages. MPI_Probe, not the
+  // thread-safer MPI_Mprobe (which SimGrid's SMPI lacks): the receive below names the same
+  // source and tag on the call's private communicator, so it matches the probed message
+  // (messages between two processes do not overtake).
+  const bool probed = !options.sizes_known_to_parents;
+  if (probed) {
     view.bytes = view.own_bytes;
     for (tree::ChildEdge& c : view.children) {
-      MPI_Message message;
       MPI_Status status;
-      int rc = MPI_Mprobe(c.child, TUWCOLL_TAG_DATA, ctx.private_comm, &message, &status);
+      int rc = MPI_Probe(c.child, TUWCOLL_TAG_DATA, ctx.private_comm, &status);
       if (rc != MPI_SUCCESS) return rc;
       int count = 0;
       MPI_Get_count(&status, MPI_PACKED, &count);
       c.bytes = count;
       view.bytes += count;
-      matched.push_back(message);
     }
   }
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
@@ -134,10 +135,7 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
   for (std::size_t k = 0; k < view.children.size(); ++k) {
     const tree::ChildEdge& c = view.children[k];
     MPI_Request request;
-    if (!matched.empty()) {
-      Note(&error, MPI_Imrecv(buffer.get() + offsets.child[k], static_cast<int>(c.bytes),
-                              MPI_PACKED, &matched[k], &request));
-    } else if (c.bytes > 0 && !TooLargeForIntCount(c.bytes)) {
+    if (probed || (c.bytes > 0 && !TooLargeForIntCount(c.bytes))) {  // probed: even empty ones
       Note(&error, MPI_Irecv(buffer.get() + offsets.child[k], static_cast<int>(c.bytes), MPI_PACKED,
                              c.child, TUWCOLL_TAG_DATA, ctx.private_comm, &request));
     } else {

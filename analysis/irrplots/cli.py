@@ -6,6 +6,7 @@ import os
 import sys
 
 import matplotlib
+import pandas as pd
 
 from irrguide import UserError, render_html
 
@@ -24,7 +25,7 @@ Runs that differ in p, library or algorithm setting become separate groups.
 exit status: 0 done, 2 bad input or arguments."""
 
 
-PLOT_PREFIXES = ("time_vs_m_", "settings_", "speedup_")
+PLOT_PREFIXES = ("time_vs_m_", "settings_", "speedup_", "model_ratio_")
 
 
 def parse_args(argv):
@@ -56,6 +57,17 @@ def output_directory(options):
         return options.out
     first = options.inputs[0]
     return first if os.path.isdir(first) else os.path.dirname(first) or "."
+
+
+def model_figures(files, facts):
+    """Measured / predicted for each run that has irrmodel's model.tsv beside its raw.csv."""
+    made = []
+    for path in files:
+        model_path = os.path.join(os.path.dirname(path), "model.tsv")
+        if os.path.exists(model_path):
+            label = os.path.basename(os.path.dirname(os.path.abspath(path)))
+            made += figures.model_ratio(pd.read_csv(model_path, sep="\t"), label, facts)
+    return made
 
 
 def make_figures(stats, groups, ops, facts):
@@ -90,6 +102,7 @@ def main(argv=None):
                             f"{','.join(figures.OP_COLORS)}")
         facts = inputs.caption_facts(sources)
         made = make_figures(stats, groups, [op for op in options.ops if op in known], facts)
+        made += model_figures(files, facts)
         out = output_directory(options)
         plot_dir = os.path.join(out, "plots")
         os.makedirs(plot_dir, exist_ok=True)

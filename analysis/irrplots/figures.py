@@ -198,3 +198,41 @@ def speedup_heatmap(stats, group, facts):
                           f"divided by that of {tuw}; > 1 (green) means TUW is faster ({facts}).",
                           fig))
     return out
+
+
+def model_ratio(model, label, facts):
+    """Measured median / model prediction (irrmodel --from-results, model.tsv) for the
+    algorithms whose tree the model knows, one panel per family, one line per op and
+    distribution, against b."""
+    frame = model.dropna(subset=["median_over_model"])
+    if frame.empty:
+        return []
+    families = [f for f in ("Gather", "Scatter") if frame["op"].str.contains(f).any()]
+    fig, axes = plt.subplots(1, len(families), figsize=(6.2 * len(families), 4.6), squeeze=False)
+    styles = {"same": "o", "random": "s", "spikes": "^", "decreasing": "v", "alternating": "D",
+              "two_blocks": "x"}
+    for ax, family in zip(axes[0], families):
+        part = frame[frame["op"].str.contains(family)]
+        for (op, dist), rows in part.groupby(["op", "distribution"], sort=False):
+            rows = rows.sort_values("b")
+            ax.plot(rows["b"], rows["median_over_model"], marker=styles.get(dist, "."),
+                    color=OP_COLORS.get(op, "black"), linewidth=1, markersize=4,
+                    label=f"{op} {distribution_title(dist)}")
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.axhspan(1 / 1.3, 1.3, color="#999", alpha=0.15, linewidth=0)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_formatter(PlainLogFormatter())
+            axis.set_minor_formatter(PlainLogFormatter())
+        ax.set_xlabel("b (MPI_INT elements)")
+        ax.set_ylabel("measured median / model")
+        ax.set_title(family, fontsize=10)
+        ax.legend(fontsize=6.5, ncol=2, frameon=False)
+    fig.suptitle(f"Measured vs the cost model's prediction [{label}]\n{facts}", fontsize=10)
+    fig.tight_layout()
+    return [Figure(slug(f"model_ratio_{label}"),
+                   f"Measured median over the model time of the tree each algorithm uses "
+                   f"(TUW: adaptive, Binomial: oblivious, Linear: linear; alpha, beta, gamma "
+                   f"fitted by irrfit), per case [{label}]; the grey band is +-30% ({facts}).",
+                   fig)]

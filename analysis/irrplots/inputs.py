@@ -52,7 +52,8 @@ def caption_facts(sources):
         found = list(dict.fromkeys(s.metadata.get(key, "?") for s in sources))
         return found[0] if len(found) == 1 else "/".join(found)
     library = "; ".join(dict.fromkeys(
-        " ".join(s.metadata.get("library", "unknown library").split(",")[0].split())
+        " ".join(s.metadata.get("library", "unknown library").split(",")[0]
+                 .split(". Copyright")[0].split())
         for s in sources))  # MPICH's version string has a tab
     text = (f"{library}, p = {values('p')}, {values('nodes')} node(s) x "
             f"{values('processes_per_node')} processes, host {values('hostname')}")

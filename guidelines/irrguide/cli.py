@@ -137,9 +137,13 @@ def analyse(options, require_checks=True):
                         f"(found only {', '.join(ignored)})")
     labels = list(dict.fromkeys(stats.index.get_level_values("group")))
     checks, skipped = [], []
+    by_path = {s.path: s for s in measurements.sources}
     for group in labels:
+        paths = set(measurements.reps.loc[measurements.reps["group"] == group, "source"])
+        simulated = bool(paths) and all(
+            by_path[p].metadata.get("simulated", "no").startswith("yes") for p in paths)
         outcome = check_group(group, stats.xs(group, level="group"), samples, options.stat,
-                              options.slack, options.alpha)
+                              options.slack, options.alpha, exact=simulated)
         checks += outcome.checks
         skipped += [(f"[{group}] " if len(labels) > 1 else "") + s for s in outcome.skipped]
     if not checks and require_checks:
@@ -147,7 +151,6 @@ def analyse(options, require_checks=True):
     if options.correction == "holm" and checks:
         correct_holm(checks, options.alpha)
     groups = []
-    by_path = {s.path: s for s in measurements.sources}
     for group in labels:
         files = set(measurements.reps.loc[measurements.reps["group"] == group, "source"]) | \
             set(measurements.summaries.loc[measurements.summaries["group"] == group, "source"])

@@ -8,6 +8,9 @@ from .table import distribution_title
 def significance_text(check):
     if check.significant is None:
         return "untested: summary input has no repetitions"
+    if check.exact:
+        return ("exact: simulated, the medians differ" if check.significant
+                else "exact: simulated, the medians do not differ")
     word = "significant" if check.significant else "not significant"
     adjusted = f", Holm-adjusted {check.p_adjusted:.2g}" if check.p_adjusted == check.p_adjusted \
         else ""

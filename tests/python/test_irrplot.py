@@ -157,6 +157,31 @@ document.body.setAttribute('data-images', JSON.stringify(Array.from(document.ima
     assert pixels.shape[0] > 1000 and pixels[..., :3].std() > 0.05  # a page, not a blank
 
 
+def test_model_ratio_plot_from_model_tsv(tmp_path):
+    """With irrmodel's model.tsv beside raw.csv, the report plots measured / predicted."""
+    synthetic_run(tmp_path / "run" / "raw.csv", 5)
+    rows = ["op\tdistribution\tb\tm\tproblem\ttree\tmeasured_min_us\tmeasured_median_us"
+            "\tmodel_us\tmedian_over_model\toptimal_us\tlower_bound_us"]
+    expected = {}
+    for k, b in enumerate(BS):
+        for op, tree in (("TUW_Gatherv", "adaptive"), ("MPI_Gatherv", "")):
+            ratio = 0.5 + 0.25 * k if tree else float("nan")
+            expected[(op, b)] = ratio
+            rows.append(f"{op}\tsame\t{b}\t{16 * b}\tirregular\t{tree}\t1\t1\t"
+                        f"{'' if not tree else 1 / ratio}\t{'' if not tree else ratio}\t1\t1")
+    (tmp_path / "run" / "model.tsv").write_text("\n".join(rows) + "\n")
+    result = irrplot(tmp_path / "run", "--formats", "png")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "run" / "plots" / "model_ratio_run.png").exists()
+    from irrplots import figures
+    import pandas as pd
+    made = figures.model_ratio(pd.read_csv(tmp_path / "run" / "model.tsv", sep="\t"), "run", "f")
+    lines = made[0].figure.axes[0].get_lines()
+    tuw = [line for line in lines if line.get_label() == "TUW_Gatherv Same"]
+    assert len(tuw) == 1 and list(tuw[0].get_ydata()) == [0.5, 0.75, 1.0]
+    assert not [line for line in lines if line.get_label().startswith("MPI_Gatherv")]
+
+
 def test_output_directory_defaults_to_the_input(tmp_path):
     synthetic_run(tmp_path / "one" / "raw.csv", 3)
     assert irrplot(tmp_path / "one" / "raw.csv", "--formats", "svg").returncode == 0

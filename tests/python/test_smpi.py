@@ -1,0 +1,93 @@
+"""The harness on a simulated cluster (SimGrid SMPI, scripts/simulate): a small paper-platform
+run at p = 64 validates, repeats bit for bit, and shows the structural advantage of TUW_Gatherv
+over SMPI's linear MPI_Gatherv at b = 1; library-emulating settings and bad input."""
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+from irrcsv import read
+
+SIMULATE = ROOT / "scripts" / "simulate"
+
+
+def simulate(*args):
+    return subprocess.run(["/usr/bin/python3", str(SIMULATE), *map(str, args)],
+                          capture_output=True, text=True, timeout=900, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def small_runs(tmp_path_factory):
+    if not (ROOT / "build" / "smpi" / "harness" / "irrbench").exists():
+        pytest.fail("build/smpi is not built: run scripts/build smpi")
+    out = tmp_path_factory.mktemp("smpi")
+    first = simulate("--experiment", "small", "--out", out / "first")
+    assert first.returncode == 0, first.stderr
+    second = simulate("--experiment", "small", "--out", out / "second", "--no-model",
+                      "--no-report")
+    assert second.returncode == 0, second.stderr
+    return out / "first" / "default", out / "second" / "default"
+
+
+def test_small_run_is_a_valid_simulated_result(small_runs):
+    run, _ = small_runs
+    meta, rows = read(run / "raw.csv")
+    assert meta["p"] == "64" and meta["nodes"] == "4" and meta["processes_per_node"] == "16"
+    assert meta["simulated"].startswith("yes")
+    assert meta["library"].startswith("SMPI")
+    assert meta["env.IRRBENCH_PLATFORM"].startswith("harness/platforms/paper-560.xml")
+    assert "smpi/simulate-computation:no" in meta["env.IRRBENCH_SMPI_CONFIG"]
+    assert "deterministic" in meta["env.IRRBENCH_REPETITIONS"]
+    cases = {(r["op"], r["distribution"], r["b"]) for r in rows}
+    assert len(cases) == 12 * 2 * 2  # all ops, same and spikes, b = 1 and 100
+    assert {r["status"] for r in rows} == {"ok"}  # irrbench validated every case's bytes
+    for name in ("report.html", "violations.txt", "fit.txt", "model.tsv", "simulation.txt"):
+        assert (run / name).stat().st_size > 0, name
+
+
+def test_the_same_experiment_gives_identical_times(small_runs):
+    first, second = small_runs
+    _, rows_a = read(first / "raw.csv")
+    _, rows_b = read(second / "raw.csv")
+    key = lambda r: (r["op"], r["distribution"], r["b"], r["rep"])  # noqa: E731
+    times_a = {key(r): r["seconds"] for r in rows_a}
+    times_b = {key(r): r["seconds"] for r in rows_b}
+    assert times_a == times_b
+
+
+def test_tuw_gatherv_beats_the_linear_gatherv_at_b_1(small_runs):
+    """With a per-message receive overhead the root of a linear gather handles p - 1 messages
+    in sequence; TUW's root handles ceil(log2 p) = 6: at b = 1 that decides."""
+    _, rows = read(small_runs[0] / "raw.csv")
+    for dist in ("same", "spikes"):
+        median = {}
+        for op in ("MPI_Gatherv", "TUW_Gatherv"):
+            times = sorted(float(r["seconds"]) for r in rows
+                           if r["op"] == op and r["distribution"] == dist and r["b"] == "1")
+            median[op] = times[len(times) // 2]
+        assert median["TUW_Gatherv"] < median["MPI_Gatherv"], (dist, median)
+
+
+def test_settings_select_smpi_algorithms_and_are_grouped(tmp_path):
+    result = simulate("--experiment", "small", "--out", tmp_path, "--settings",
+                      "default,gather=ompi_binomial", "--no-model", "--bench-args",
+                      "--ops MPI_Gather,MPI_Gatherv,TUW_Gatherv,Guideline2_Gather --dists same "
+                      "--b 1")
+    assert result.returncode == 0, result.stderr
+    meta, _ = read(tmp_path / "gather-ompi_binomial" / "raw.csv")
+    assert meta["env.SMPI_GATHER"] == "ompi_binomial"
+    assert "--cfg=smpi/gather:ompi_binomial" in meta["env.IRRBENCH_SMPI_CONFIG"]
+    page = (tmp_path / "report.html").read_text()
+    assert "SMPI_GATHER=ompi_binomial" in page and page.count("<table class=\"times\"") == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--settings", "gather=bogus"], "gather=bogus: SMPI has no such algorithm; valid: default, "
+     "ompi, ompi_basic_linear"),
+    (["--settings", "bcast=ompi"], "unknown setting 'bcast=ompi'"),
+    (["--nrep", "0"], "--nrep must be >= 1"),
+])
+def test_bad_input(tmp_path, args, message):
+    result = simulate("--experiment", "small", "--out", tmp_path, *args)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
