@@ -37,9 +37,12 @@ def summary_line(checks, skipped, options):
     violated = [c for c in checks if c.violated]
     confirmed = [c for c in violated if c.confirmed]
     untested = [c for c in violated if c.significant is None]
+    exact = [c for c in confirmed if c.exact]
     parts = [f"{len(violated)} violation{'s' if len(violated) != 1 else ''} in {len(checks)} checks"]
-    detail = [f"{len(confirmed) - len(untested)} significant"] if len(confirmed) > len(untested) \
-        else []
+    tested = len(confirmed) - len(untested) - len(exact)
+    detail = [f"{tested} significant"] if tested else []
+    if exact:
+        detail.append(f"{len(exact)} exact: simulated input")
     if len(violated) - len(confirmed):
         detail.append(f"{len(violated) - len(confirmed)} not significant")
     if untested:

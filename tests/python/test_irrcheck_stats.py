@@ -108,3 +108,25 @@ def test_stats_csv_has_every_statistic(tmp_path):
     assert row["min"] == pytest.approx(values.min() * 1e6, abs=1e-3)
     assert row["median"] == pytest.approx(np.median(values) * 1e6, abs=1e-3)
     assert row["median_ci_low"] <= row["median"] <= row["median_ci_high"]
+
+
+def test_simulated_input_is_compared_exactly_by_the_medians(tmp_path):
+    """SMPI runs (metadata simulated=yes) are deterministic: three repetitions 1 % apart decide
+    by the medians, where a Mann-Whitney test of 3 against 3 could never reject."""
+    cases = {("MPI_Gather", "same", 1): np.array([10.0, 10.0, 10.1]) * 1e-6,
+             ("MPI_Gatherv", "same", 1): np.array([9.0, 9.0, 9.05]) * 1e-6,
+             ("TUW_Gatherv", "same", 1): np.array([11.0, 11.0, 11.0]) * 1e-6}
+    write_raw(tmp_path / "sim.csv", cases, {"simulated": "yes (SimGrid SMPI)"})
+    _, checks, _, _, _ = analyse(tmp_path / "sim.csv", "--stat", "median")
+    by_rhs = {c.rhs_op: c for c in checks}
+    assert by_rhs["MPI_Gatherv"].violated and by_rhs["MPI_Gatherv"].confirmed
+    assert by_rhs["MPI_Gatherv"].exact and by_rhs["MPI_Gatherv"].p_value == 0
+    assert not by_rhs["TUW_Gatherv"].violated and by_rhs["TUW_Gatherv"].significant is False
+    report = run(tmp_path / "sim.csv", "--stat", "median", "--format", "report").stdout
+    assert "exact: simulated, the medians differ" in report
+    assert "(1 exact: simulated input)" in report
+    # The same numbers measured on a real machine: 3 against 3 is not significant.
+    write_raw(tmp_path / "real.csv", cases)
+    _, checks, _, _, _ = analyse(tmp_path / "real.csv", "--stat", "median")
+    real = {c.rhs_op: c for c in checks}["MPI_Gatherv"]
+    assert real.violated and not real.confirmed and not real.exact
