@@ -71,7 +71,8 @@ const char* kHelp =
     "  4 per MPI_INT). Padded operations (MPI_Gather, Guideline2_*) are held against the\n"
     "  padded problem they move. tsv columns: op distribution b m problem tree\n"
     "  measured_min_us measured_median_us model_us median_over_model optimal_us\n"
-    "  lower_bound_us\n\n"
+    "  lower_bound_us adaptive_us oblivious_us linear_us (the last three: each tree of\n"
+    "  libtuwcoll on this case's problem, whichever op was measured)\n\n"
     "Exit status: 0 success, 2 bad arguments.\n";
 
 std::vector<std::string> SplitList(const std::string& text) {
@@ -245,14 +246,15 @@ int FromResults(const Options& o) {
   if (o.format == "tsv") {
     std::printf(
         "op\tdistribution\tb\tm\tproblem\ttree\tmeasured_min_us\tmeasured_median_us\tmodel_us"
-        "\tmedian_over_model\toptimal_us\tlower_bound_us\n");
+        "\tmedian_over_model\toptimal_us\tlower_bound_us\tadaptive_us\toblivious_us\tlinear_us\n");
     auto field = [](double x) { return std::isnan(x) ? std::string() : Cell(x, "%.6g"); };
     for (const auto& r : rows) {
-      std::printf("%s\t%s\t%lld\t%lld\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.op.c_str(),
+      std::printf("%s\t%s\t%lld\t%lld\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.op.c_str(),
                   r.dist.c_str(), r.b, r.m, r.problem.c_str(), r.tree.c_str(),
                   field(r.min_us).c_str(), field(r.median_us).c_str(), field(r.model_us).c_str(),
                   field(r.median_us / r.model_us).c_str(), field(r.optimal_us).c_str(),
-                  field(r.lower_bound_us).c_str());
+                  field(r.lower_bound_us).c_str(), field(r.adaptive_us).c_str(),
+                  field(r.oblivious_us).c_str(), field(r.linear_us).c_str());
     }
     return 0;
   }

@@ -147,13 +147,18 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
     row.tree = TreeOf(mc.op);
     row.min_us = *std::min_element(mc.seconds.begin(), mc.seconds.end()) * 1e6;
     row.median_us = Median(mc.seconds) * 1e6;
-    row.model_us = kNaN;
-    if (!row.tree.empty()) {
-      const TreeType type = TreeFromName(row.tree);
-      const bool scatter = mc.op.find("Scatter") != std::string::npos;
-      row.model_us = scatter ? ScatterTime(BuildSequencedTree(type, blocks, c, mc.root), blocks, c)
-                             : TreeCost(type, blocks, c, mc.root).time;
-    }
+    const bool scatter = mc.op.find("Scatter") != std::string::npos;
+    auto tree_time = [&](TreeType type) {
+      return scatter ? ScatterTime(BuildSequencedTree(type, blocks, c, mc.root), blocks, c)
+                     : TreeCost(type, blocks, c, mc.root).time;
+    };
+    row.adaptive_us = tree_time(TreeType::kAdaptive);
+    row.oblivious_us = tree_time(TreeType::kOblivious);
+    row.linear_us = tree_time(TreeType::kLinear);
+    row.model_us = row.tree == "adaptive"    ? row.adaptive_us
+                   : row.tree == "oblivious" ? row.oblivious_us
+                   : row.tree == "linear"    ? row.linear_us
+                                             : kNaN;
     // Gather and scatter trees cost the same (Traeff 2018, Section 2.2): one DP serves both.
     row.optimal_us = kNaN;
     if (static_cast<double>(DpBytes(mc.p)) <= options.max_mem) {

@@ -25,6 +25,9 @@ struct Prediction {
   std::string tree;     // linear, oblivious, adaptive; "" for a library's own algorithm
   double min_us = 0, median_us = 0;
   double model_us, optimal_us, lower_bound_us;  // NaN where not applicable / skipped
+  // The three trees of libtuwcoll for this problem, whichever op was measured: what TUW_*,
+  // Binomial_* and Linear_* would take here (gather or scatter as the op).
+  double adaptive_us, oblivious_us, linear_us;
 };
 
 struct PredictOptions {

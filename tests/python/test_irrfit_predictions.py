@@ -143,6 +143,10 @@ def test_predictions_hand_computed(tmp_path):
     # No ordered tree rooted at 2 beats 27: [0..1] must reach 2 as one message (ready >= 13)
     # or two (>= 2 * 12 + 12), and [3] as another.
     assert list(table["optimal_us"]) == pytest.approx([27] * len(table))
+    # Every case carries all three trees' times, whichever op was measured.
+    assert list(table["adaptive_us"]) == pytest.approx([27] * len(table))
+    assert list(table["oblivious_us"]) == pytest.approx([27] * len(table))
+    assert list(table["linear_us"]) == pytest.approx([37] * len(table))
     # Measured statistics, recomputed.
     assert by_op.loc["TUW_Gatherv", "measured_min_us"] == pytest.approx(10)
     assert by_op.loc["TUW_Gatherv", "measured_median_us"] == pytest.approx(25)
