@@ -189,6 +189,8 @@ def speedup_heatmap(stats, group, facts):
         ax.set_yticks(range(len(dists)), [distribution_title(d) for d in dists])
         ax.set_xlabel("b (average block, MPI_INT elements)")
         bar = fig.colorbar(image, ax=ax)
+        bar.ax.yaxis.set_major_formatter(PlainLogFormatter())
+        bar.ax.yaxis.set_minor_formatter(PlainLogFormatter())
         bar.set_label(f"speed-up: {native} / {tuw} (median)")
         setting = "" if group == "all" else f" [{short_setting(group)}]"
         ax.set_title(f"Speed-up of {tuw} over {native}{setting}\n{facts}", fontsize=9)
