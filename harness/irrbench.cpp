@@ -410,11 +410,12 @@ int Main(int argc, char** argv) {
     put("b", list);
     for (char** e = environ; *e != nullptr; ++e) {
       const std::string var = *e;
-      // Algorithm selections and job facts; not Open MPI's launcher internals (orte, ess, pmix).
+      // Algorithm selections and job facts; not what launchers set for themselves (Open MPI's
+      // orte, ess, pmix; MPICH's interface host name; SMPI's world size).
       bool launcher_internal = false;
       for (const char* noise :
            {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
-            "OMPI_MCA_shmem_RUNTIME", "MPIR_CVAR_CH3_INTERFACE_HOSTNAME"}) {
+            "OMPI_MCA_shmem_RUNTIME", "MPIR_CVAR_CH3_INTERFACE_HOSTNAME", "SMPI_GLOBAL_SIZE"}) {
         launcher_internal = launcher_internal || var.rfind(noise, 0) == 0;
       }
       for (const char* prefix :

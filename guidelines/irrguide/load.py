@@ -20,7 +20,7 @@ INTEGER_COLUMNS = ["b", "p", "m", "m_padded"]
 # are different experiments and must not be pooled into one table.
 SETTING_PATTERN = re.compile(r"^env\.(I_MPI_ADJUST_|OMPI_MCA_coll_|MPIR_CVAR_|SMPI_)")
 # Variables with those prefixes that launchers set and that select no algorithm.
-NOT_SETTINGS = {"env.MPIR_CVAR_CH3_INTERFACE_HOSTNAME"}
+NOT_SETTINGS = {"env.MPIR_CVAR_CH3_INTERFACE_HOSTNAME", "env.SMPI_GLOBAL_SIZE"}
 
 
 @dataclasses.dataclass
@@ -115,6 +115,12 @@ def read_file(path):
     rows, line_of = [], []
     for number, fields in enumerate(csv.reader(lines[header_index + 1:]), header_index + 2):
         if not fields or (len(fields) == 1 and not fields[0].strip()):
+            continue
+        if fields[0].startswith("#"):  # irrbench --resume notes where it continued a file
+            text = ",".join(fields).lstrip("#").strip()
+            if "=" in text:
+                key, value = text.split("=", 1)
+                metadata.setdefault(key.strip(), value.strip())
             continue
         if len(fields) != len(header):
             _fail(path, number, f"{len(fields)} fields, expected {len(header)} ({','.join(header)})")

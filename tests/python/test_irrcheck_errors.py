@@ -2,6 +2,7 @@
 traceback; guidelines whose operands are missing are skipped with a note."""
 import os
 
+import numpy as np
 import pytest
 
 from synthetic import HEADER, ROOT, noise, rng, run, write_raw
@@ -142,3 +143,16 @@ def test_failed_cases_are_noted_not_fatal(tmp_path):
     result = run(path, "--format", "report")
     assert result.returncode == 0, result.stderr
     assert "TUW_Gatherv same b=1 not measured: validation_failed" in result.stdout
+
+
+def test_resume_notes_between_rows_are_metadata_not_rows(tmp_path):
+    """irrbench --resume appends '# resumed=... dropped_rows=N' after the rows it kept."""
+    path = tmp_path / "raw.csv"
+    write_raw(path, {("MPI_Gatherv", "same", 1): np.full(5, 2e-6),
+                     ("MPI_Gather", "same", 1): np.full(5, 1e-6)})
+    lines = path.read_text().splitlines()
+    lines.insert(len(lines) - 5, "# resumed=2026-11-22T07:05:26Z dropped_rows=0")
+    path.write_text("\n".join(lines) + "\n")
+    result = run(path, "--format", "report")
+    assert result.returncode == 0, result.stderr
+    assert "0 violations in 2 checks" in result.stdout  # avg and min of the one comparison
