@@ -4,7 +4,7 @@ all through irrcheck's own loading, grouping and checking so tables and plots ag
 import os
 
 from irrguide import UserError, load
-from irrguide.cli import CONSISTENT_KEYS, _key_value, analyse, parse_args
+from irrguide.cli import CONSISTENT_KEYS, analyse, group_value, parse_args
 
 
 def find_files(paths):
@@ -30,7 +30,7 @@ def group_keys(files):
     sources = [load.read_file(f)[2] for f in files]
     keys = []
     for key in CONSISTENT_KEYS:
-        values = {_key_value(s, s.metadata.get("p", "?"), key) for s in sources}
+        values = {group_value(s, s.metadata.get("p", "?"), key) for s in sources}
         if len(values) > 1:
             keys.append(key)
     return keys, sources

@@ -72,7 +72,8 @@ def parse_args(argv):
     return options
 
 
-def _key_value(source, p, key):
+def group_value(source, p, key):
+    """The value of one --group-by key for a source: what its table (and plot) is labelled by."""
     if key == "p":
         return f"p={p}"
     if key == "file":
@@ -90,7 +91,7 @@ def assign_groups(measurements, keys):
     by_path = {s.path: s for s in measurements.sources}
     frames = [measurements.reps, measurements.summaries]
     for frame in frames:
-        frame["group"] = [" | ".join(_key_value(by_path[s], p, k) for k in keys) or "all"
+        frame["group"] = [" | ".join(group_value(by_path[s], p, k) for k in keys) or "all"
                           for s, p in zip(frame["source"], frame["p"])]
     for key in CONSISTENT_KEYS:
         if key in keys:
@@ -98,7 +99,7 @@ def assign_groups(measurements, keys):
         seen = {}
         for frame in frames:
             for group, source, p in zip(frame["group"], frame["source"], frame["p"]):
-                seen.setdefault(group, {}).setdefault(_key_value(by_path[source], p, key),
+                seen.setdefault(group, {}).setdefault(group_value(by_path[source], p, key),
                                                       set()).add(source)
         for group, values in seen.items():
             if len(values) > 1:
