@@ -83,12 +83,6 @@ std::string Parse(int argc, char** argv, Options* o) {
   return "";
 }
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // Median one-way time (half round trip) in microseconds between rank 0 and `peer`.
 double PingPong(std::vector<char>& buffer, int bytes, int peer, const Options& o, MPI_Comm comm) {
   int rank = 0;
@@ -105,7 +99,7 @@ double PingPong(std::vector<char>& buffer, int bytes, int peer, const Options& o
       MPI_Send(buffer.data(), bytes, MPI_BYTE, 0, 2, comm);
     }
   }
-  return rank == 0 ? Median(times) : 0;
+  return rank == 0 ? irr::fit::Median(times) : 0;
 }
 
 // Median time in microseconds of copying `bytes` to oneself the way libtuwcoll copies the
@@ -121,7 +115,7 @@ double SelfCopy(std::vector<char>& from, std::vector<char>& to, int bytes, const
                  MPI_STATUS_IGNORE);
     if (k >= o.warmup) times.push_back((MPI_Wtime() - start) * 1e6);
   }
-  return Median(times);
+  return irr::fit::Median(times);
 }
 
 std::string ProcessorName() {

@@ -40,4 +40,10 @@ Line RelativeLeastSquares(const std::vector<double>& s, const std::vector<double
   return line;
 }
 
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
 }  // namespace irr::fit

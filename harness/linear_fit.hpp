@@ -18,4 +18,7 @@ struct Line {
 // Needs at least two distinct s and every t > 0; throws std::invalid_argument otherwise.
 Line RelativeLeastSquares(const std::vector<double>& s, const std::vector<double>& t);
 
+// The median of a non-empty sample (mean of the middle two for an even count).
+double Median(std::vector<double> values);
+
 }  // namespace irr::fit

@@ -49,3 +49,8 @@ TEST(LinearFit, RejectsUnusableInput) {
   EXPECT_THROW(RelativeLeastSquares({1, 2}, {0, 2}), std::invalid_argument);
   EXPECT_THROW(RelativeLeastSquares({1, 2}, {1}), std::invalid_argument);
 }
+
+TEST(Median, OddAndEvenCounts) {
+  EXPECT_EQ(irr::fit::Median({3, 1, 2}), 2);
+  EXPECT_EQ(irr::fit::Median({4, 1, 3, 2}), 2.5);
+}

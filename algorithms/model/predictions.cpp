@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "distributions.hpp"
+#include "linear_fit.hpp"
 #include "results_file.hpp"
 #include "tree_costs.hpp"
 
@@ -16,12 +17,6 @@ namespace irr::model {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
@@ -146,7 +141,7 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
     row.problem = padded ? "padded" : "irregular";
     row.tree = TreeOf(mc.op);
     row.min_us = *std::min_element(mc.seconds.begin(), mc.seconds.end()) * 1e6;
-    row.median_us = Median(mc.seconds) * 1e6;
+    row.median_us = irr::fit::Median(mc.seconds) * 1e6;
     const bool scatter = mc.op.find("Scatter") != std::string::npos;
     auto tree_time = [&](TreeType type) {
       return scatter ? ScatterTime(BuildSequencedTree(type, blocks, c, mc.root), blocks, c)
