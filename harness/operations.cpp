@@ -1,8 +1,11 @@
 #include "operations.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
 
 #include "tuwcoll.h"
+#include "tuwcoll_registry.hpp"
 
 namespace irr::bench {
 namespace {
@@ -11,13 +14,59 @@ constexpr int kGuard = 16;  // ints after each buffer that no operation may touc
 constexpr int kFill = -0x2ed1bee;
 int Pattern(int rank, int k) { return (rank + 1) * 1000003 + k * 7 + 11; }
 
-bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+// The v-collective of libtuwcoll's registry named `name` (MPI_Gatherv and MPI_Scatterv are in it
+// too), or null.
+tuw::GathervFn FindGatherv(const std::string& name) {
+  for (const auto& alg : tuw::kGathervAlgorithms) {
+    if (alg.name == name) return alg.fn;
+  }
+  return nullptr;
+}
+tuw::ScattervFn FindScatterv(const std::string& name) {
+  for (const auto& alg : tuw::kScattervAlgorithms) {
+    if (alg.name == name) return alg.fn;
+  }
+  return nullptr;
+}
+
+// Whether irrbench knows how to call a row of the table.
+bool Callable(const formats::Operation& op) {
+  if (op.role == "regular" || op.role == "guideline2") return op.family != "harness";
+  if (op.role == "harness") return op.name == "Empty" || op.name == "Barrier";
+  if (op.role == "test") return op.name == "TEST_Broken_Gatherv";
+  return op.family == "gather" ? FindGatherv(op.name) != nullptr : FindScatterv(op.name) != nullptr;
+}
+
+const formats::Operation& Lookup(const std::string& name) {
+  const formats::Operation* op = formats::FindOperation(name);
+  if (op == nullptr) throw std::invalid_argument("unknown operation '" + name + "'");
+  return *op;
+}
 
 }  // namespace
 
-bool Case::IsGather() const { return op_.find("Gather") != std::string::npos; }
-bool Case::IsPadded() const {
-  return op_ == "MPI_Gather" || op_ == "MPI_Scatter" || StartsWith(op_, "Guideline2_");
+std::vector<std::string> UnboundOperations() {
+  std::vector<std::string> names;
+  for (const auto& op : formats::Operations()) {
+    if (!Callable(op)) names.push_back(op.name);
+  }
+  return names;
+}
+
+std::vector<std::string> SelectableOperations(bool with_test_ops) {
+  std::vector<std::string> names;
+  for (const auto& op : formats::Operations()) {
+    if (op.role != "test" || with_test_ops) names.push_back(op.name);
+  }
+  return names;
+}
+
+std::vector<std::string> DefaultOperations() {
+  std::vector<std::string> names;
+  for (const auto& op : formats::Operations()) {
+    if (op.by_default) names.push_back(op.name);
+  }
+  return names;
 }
 
 std::int64_t Case::BytesNeeded(const std::string& op, const std::vector<std::int64_t>& counts,
@@ -27,7 +76,7 @@ std::int64_t Case::BytesNeeded(const std::string& op, const std::vector<std::int
     m += c;
     max = std::max(max, c);
   }
-  const bool padded = op == "MPI_Gather" || op == "MPI_Scatter" || StartsWith(op, "Guideline2_");
+  const bool padded = Lookup(op).padded();
   const std::int64_t p = static_cast<std::int64_t>(counts.size());
   const std::int64_t at_root = padded ? p * max : m;
   const std::int64_t own = padded ? max : counts[rank];
@@ -35,7 +84,7 @@ std::int64_t Case::BytesNeeded(const std::string& op, const std::vector<std::int
 }
 
 Case::Case(const std::string& op, const std::vector<std::int64_t>& counts, int root, MPI_Comm comm)
-    : op_(op), root_(root), comm_(comm) {
+    : op_(Lookup(op)), root_(root), comm_(comm) {
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &p_);
   counts_.assign(counts.begin(), counts.end());
@@ -50,7 +99,7 @@ Case::Case(const std::string& op, const std::vector<std::int64_t>& counts, int r
   const bool at_root = rank_ == root_;
   const int root_elems = IsPadded() ? p_ * max_count_ : position;
   const int own_elems = IsPadded() ? max_count_ : own_;
-  if (op_ == "Empty" || op_ == "Barrier") return;
+  if (op_.family == "harness") return;
   if (IsGather()) {
     send_.assign(own_elems + kGuard, 0);
     recv_.assign(at_root ? root_elems + kGuard : 0, 0);
@@ -63,15 +112,13 @@ Case::Case(const std::string& op, const std::vector<std::int64_t>& counts, int r
 int Case::Run() {
   int* send = send_.empty() ? nullptr : send_.data();
   int* recv = recv_.empty() ? nullptr : recv_.data();
-  if (op_ == "Empty") return MPI_SUCCESS;
-  if (op_ == "Barrier") return MPI_Barrier(comm_);
-  if (op_ == "MPI_Gather") {
-    return MPI_Gather(send, max_count_, MPI_INT, recv, max_count_, MPI_INT, root_, comm_);
+  if (op_.role == "harness") return op_.name == "Barrier" ? MPI_Barrier(comm_) : MPI_SUCCESS;
+  if (op_.role == "regular") {
+    return IsGather()
+               ? MPI_Gather(send, max_count_, MPI_INT, recv, max_count_, MPI_INT, root_, comm_)
+               : MPI_Scatter(send, max_count_, MPI_INT, recv, max_count_, MPI_INT, root_, comm_);
   }
-  if (op_ == "MPI_Scatter") {
-    return MPI_Scatter(send, max_count_, MPI_INT, recv, max_count_, MPI_INT, root_, comm_);
-  }
-  if (StartsWith(op_, "Guideline2_")) {
+  if (op_.role == "guideline2") {
     // Guideline (2)'s right-hand side as one operation: agree on the padded size, then the
     // regular collective on it.
     int padded = 0;
@@ -80,22 +127,20 @@ int Case::Run() {
     return IsGather() ? MPI_Gather(send, padded, MPI_INT, recv, padded, MPI_INT, root_, comm_)
                       : MPI_Scatter(send, padded, MPI_INT, recv, padded, MPI_INT, root_, comm_);
   }
-  if (op_ == "MPI_Gatherv" || op_ == "TUW_Gatherv" || op_ == "Linear_Gatherv" ||
-      op_ == "Binomial_Gatherv" || op_ == "TEST_Broken_Gatherv") {
-    auto fn = op_ == "MPI_Gatherv"        ? MPI_Gatherv
-              : op_ == "Linear_Gatherv"   ? Linear_Gatherv
-              : op_ == "Binomial_Gatherv" ? Binomial_Gatherv
-                                          : TUW_Gatherv;
-    int rc = fn(send, own_, MPI_INT, recv, counts_.data(), displs_.data(), MPI_INT, root_, comm_);
-    // The test-only operation corrupts one received element, so that validation must catch it.
-    if (op_ == "TEST_Broken_Gatherv" && rank_ == root_ && !recv_.empty()) recv_[0] ^= 1;
+  if (op_.role == "test") {
+    // TEST_Broken_Gatherv: TUW_Gatherv with one received element corrupted, so that validation
+    // must catch it.
+    int rc = TUW_Gatherv(send, own_, MPI_INT, recv, counts_.data(), displs_.data(), MPI_INT, root_,
+                         comm_);
+    if (rank_ == root_ && !recv_.empty()) recv_[0] ^= 1;
     return rc;
   }
-  auto fn = op_ == "MPI_Scatterv"        ? MPI_Scatterv
-            : op_ == "Linear_Scatterv"   ? Linear_Scatterv
-            : op_ == "Binomial_Scatterv" ? Binomial_Scatterv
-                                         : TUW_Scatterv;
-  return fn(send, counts_.data(), displs_.data(), MPI_INT, recv, own_, MPI_INT, root_, comm_);
+  if (IsGather()) {
+    return FindGatherv(op_.name)(send, own_, MPI_INT, recv, counts_.data(), displs_.data(), MPI_INT,
+                                 root_, comm_);
+  }
+  return FindScatterv(op_.name)(send, counts_.data(), displs_.data(), MPI_INT, recv, own_, MPI_INT,
+                                root_, comm_);
 }
 
 void Case::FillForValidation() {
@@ -147,7 +192,7 @@ bool Case::CheckAfterValidation(std::string* why) const {
 }
 
 bool Case::Validate(std::string* why) {
-  if (op_ == "Empty" || op_ == "Barrier") return true;
+  if (op_.family == "harness") return true;
   FillForValidation();
   const int rc = Run();
   bool ok = rc == MPI_SUCCESS;

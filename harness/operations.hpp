@@ -1,4 +1,7 @@
-// The operations irrbench times, each with its buffers, its call and its correctness check.
+// The operations irrbench times: each row of the table (formats/operations.tsv) bound to its MPI
+// call - the library's regular collectives, Guideline (2)'s Allreduce + regular collective, the
+// harness's own Empty and Barrier, and every v-collective of libtuwcoll's registry (the
+// library's MPI_Gatherv/MPI_Scatterv among them) - with its buffers and its correctness check.
 #pragma once
 
 #include <mpi.h>
@@ -7,7 +10,18 @@
 #include <string>
 #include <vector>
 
+#include "operation_table.hpp"
+
 namespace irr::bench {
+
+// Empty when every row of the table can be called by this irrbench, else the names that
+// cannot (a row without a call, e.g. a v-collective missing from libtuwcoll's registry).
+std::vector<std::string> UnboundOperations();
+
+// The names --ops accepts: every row except test-only ones (those too with IRRBENCH_TEST_OPS=1).
+std::vector<std::string> SelectableOperations(bool with_test_ops);
+// The default --ops: the rows marked default.
+std::vector<std::string> DefaultOperations();
 
 // One benchmark case: an operation on one problem (block counts identical on every rank).
 class Case {
@@ -26,10 +40,10 @@ class Case {
  private:
   void FillForValidation();
   bool CheckAfterValidation(std::string* why) const;
-  bool IsGather() const;
-  bool IsPadded() const;
+  bool IsGather() const { return op_.family == "gather"; }
+  bool IsPadded() const { return op_.padded(); }
 
-  std::string op_;
+  formats::Operation op_;
   int root_, rank_, p_;
   MPI_Comm comm_;
   std::vector<int> counts_, displs_;

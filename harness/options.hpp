@@ -1,4 +1,5 @@
-// irrbench's command line: parsed without MPI so that every rank rejects bad input alike.
+// irrbench's command line (the tools' one dialect, formats/cli.hpp): parsed without MPI so that
+// every rank rejects bad input alike.
 #pragma once
 
 #include <cstdint>
@@ -11,25 +12,25 @@ struct Options {
   std::vector<std::string> ops;
   std::vector<std::string> dists;
   std::vector<std::int64_t> b = {1, 10, 100, 1000, 10000};
-  int nrep = 75;
-  int warmup = 10;
-  long root = -1;  // -1: floor(p/2)
-  std::uint64_t seed = 1;
+  long long nrep = 75;
+  long long warmup = 10;
+  long long root = -1;  // -1: floor(p/2)
+  long long seed = 1;
   double rho = 5.0;
   std::string sync = "barrier";
   std::string out;
   bool resume = false;
-  bool validate = true;
+  bool no_validate = false;
   std::int64_t max_mem = 0;  // bytes per process; 0: a quarter of physical memory
-  bool help = false;
+  bool list_ops = false;
+  std::string format = "tsv";  // of --list-ops
 };
 
-// The operations irrbench knows, in the default order, and the ones only tests may use.
-const std::vector<std::string>& KnownOps();
-const std::vector<std::string>& TestOnlyOps();  // accepted when IRRBENCH_TEST_OPS=1
+enum class ParseOutcome { kRun, kExitSuccess, kExitError };
 
-// Returns "" on success, else one line naming the bad value and the valid choices.
-std::string ParseOptions(const std::vector<std::string>& args, Options* options);
-std::string HelpText();
+// Parses argv; on kExitSuccess *output is --help or --version text, on kExitError *error one
+// line naming the bad value and the valid choices. Prints nothing (rank 0 prints).
+ParseOutcome ParseOptions(int argc, char** argv, Options* options, std::string* output,
+                          std::string* error);
 
 }  // namespace irr::bench

@@ -11,11 +11,17 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "distributions.hpp"
 #include "hypercube_tree.hpp"
 #include "tree_costs.hpp"
+
+// The DPs own large tables: copying one would be a bug (and was a double free once).
+static_assert(!std::is_copy_constructible_v<irr::model::OptimalDp>);
+static_assert(!std::is_copy_constructible_v<irr::model::BinaryDp>);
+static_assert(std::is_move_constructible_v<irr::model::OptimalDp>);
 
 namespace {
 

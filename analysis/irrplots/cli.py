@@ -6,9 +6,11 @@ import os
 import sys
 
 import matplotlib
+import matplotlib.pyplot as plt
 import pandas as pd
 
-from irrguide import UserError, render_html
+from irrguide import UserError, operations, render_html
+from irrguide.version import add_version
 
 from . import figures, inputs
 
@@ -31,6 +33,7 @@ PLOT_PREFIXES = ("time_vs_m_", "settings_", "speedup_", "model_ratio_")
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="irrplot", description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version(parser, "irrplot")
     parser.add_argument("inputs", nargs="+", metavar="PATH", help="raw.csv files or directories")
     parser.add_argument("--out", help="output directory (default: the first input directory, or "
                         "the directory of the first file); plots go to OUT/plots/")
@@ -93,15 +96,16 @@ def main(argv=None):
     matplotlib.rcParams["svg.hashsalt"] = "irrplot"
     try:
         files = inputs.find_files(options.inputs)
-        check_options, groups, checks, skipped, notes, stats, sources = inputs.analysed(
-            files, options.check_args.split())
-        known = set(stats.index.get_level_values("op"))
-        unknown = [op for op in options.ops if op not in figures.OP_COLORS]
+        valid = operations.measurable()
+        unknown = [op for op in options.ops if op not in valid]
         if unknown:
             raise UserError(f"--ops: unknown operation {', '.join(unknown)}; valid: "
-                            f"{','.join(figures.OP_COLORS)}")
-        facts = inputs.caption_facts(sources)
-        made = make_figures(stats, groups, [op for op in options.ops if op in known], facts)
+                            f"{','.join(valid)}")
+        result = inputs.analysed(files, options.check_args.split())
+        known = set(result.stats.index.get_level_values("op"))
+        facts = inputs.caption_facts(result.sources)
+        made = make_figures(result.stats, result.groups,
+                            [op for op in options.ops if op in known], facts)
         made += model_figures(files, facts)
         out = output_directory(options)
         plot_dir = os.path.join(out, "plots")
@@ -121,9 +125,11 @@ def main(argv=None):
             embedded = [(fig.caption, png_data_uri(fig.figure)) for fig in made]
             path = os.path.join(out, "report.html")
             with open(path, "w", encoding="utf-8") as f:
-                f.write(render_html.document(groups, checks, skipped, notes, check_options,
-                                             embedded))
+                f.write(render_html.document(result.groups, result.checks, result.skipped,
+                                             result.notes, result.settings, embedded))
             written.append(path)
+        for fig in made:  # irrplot may run many times in one process (scripts/analyse-run)
+            plt.close(fig.figure)
         print(f"irrplot: {len(made)} plot(s), wrote {len(written)} file(s) under {out}",
               file=sys.stderr)
     except UserError as e:

@@ -12,19 +12,19 @@ import numpy as np  # noqa: E402
 from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.ticker import LogFormatterSciNotation  # noqa: E402
 
+from irrguide import operations  # noqa: E402
 from irrguide.check import FAMILIES  # noqa: E402
 from irrguide.table import DISTRIBUTION_ORDER, distribution_title  # noqa: E402
 
-# One colour per operation, the same in every plot.
-OP_COLORS = {
-    "MPI_Gather": "#1f77b4", "MPI_Scatter": "#1f77b4",
-    "MPI_Gatherv": "#d62728", "MPI_Scatterv": "#d62728",
-    "TUW_Gatherv": "#2ca02c", "TUW_Scatterv": "#2ca02c",
-    "Guideline2_Gather": "#9467bd", "Guideline2_Scatter": "#9467bd",
-    "Linear_Gatherv": "#8c564b", "Linear_Scatterv": "#8c564b",
-    "Binomial_Gatherv": "#ff7f0e", "Binomial_Scatterv": "#ff7f0e",
-}
-LABELS = {"Guideline2_Gather": "Allreduce+Gather(m')", "Guideline2_Scatter": "Allreduce+Scatter(m')"}
+# One colour per algorithm (formats/operations.tsv), the same in every plot: MPI_Gather and
+# MPI_Scatter share one, TUW_Gatherv and TUW_Scatterv another, ...
+ALGORITHM_COLORS = {"library-regular": "#1f77b4", "library-v": "#d62728", "TUW": "#2ca02c",
+                    "guideline2": "#9467bd", "Linear": "#8c564b", "Binomial": "#ff7f0e"}
+
+
+def op_color(op):
+    known = operations.BY_NAME.get(op)
+    return ALGORITHM_COLORS.get(known.algorithm, "black") if known else "black"
 
 
 class PlainLogFormatter(LogFormatterSciNotation):
@@ -118,7 +118,7 @@ def time_vs_m(stats, group, facts):
                     rows = frame.xs((op, dist), level=("op", "distribution"))
                 except KeyError:
                     continue
-                _line_with_band(ax, rows, OP_COLORS.get(op, "black"), LABELS.get(op, op), True)
+                _line_with_band(ax, rows, op_color(op), operations.label(op), True)
             ax.set_title(distribution_title(dist), fontsize=10)
         setting = "" if group == "all" else f" [{short_setting(group)}]"
         _finish(fig, axes, f"{family.name.capitalize()}: time vs m{setting}",
@@ -218,7 +218,7 @@ def model_ratio(model, label, facts):
         for (op, dist), rows in part.groupby(["op", "distribution"], sort=False):
             rows = rows.sort_values("b")
             ax.plot(rows["b"], rows["median_over_model"], marker=styles.get(dist, "."),
-                    color=OP_COLORS.get(op, "black"), linewidth=1, markersize=4,
+                    color=op_color(op), linewidth=1, markersize=4,
                     label=f"{op} {distribution_title(dist)}")
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.axhspan(1 / 1.3, 1.3, color="#999", alpha=0.15, linewidth=0)

@@ -1,10 +1,9 @@
 """Which files a user means (raw.csv files or directories holding them, e.g. a SLURM sweep's run
-directory), how to group them (one group per library setting, p, library) and their statistics,
-all through irrcheck's own loading, grouping and checking so tables and plots agree."""
+directory) and their analysis - irrcheck's own loading, grouping and checking (irrguide.analysis,
+called directly), so tables and plots agree."""
 import os
 
-from irrguide import UserError, load
-from irrguide.cli import CONSISTENT_KEYS, analyse, group_value, parse_args
+from irrguide import UserError, analysis
 
 
 def find_files(paths):
@@ -25,25 +24,11 @@ def find_files(paths):
     return files
 
 
-def group_keys(files):
-    """The keys among p, library and setting whose values differ between the files."""
-    sources = [load.read_file(f)[2] for f in files]
-    keys = []
-    for key in CONSISTENT_KEYS:
-        values = {group_value(s, s.metadata.get("p", "?"), key) for s in sources}
-        if len(values) > 1:
-            keys.append(key)
-    return keys, sources
-
-
 def analysed(files, check_args=()):
-    """irrcheck's analysis of the files grouped by what differs: (options, groups, checks,
-    skipped, notes, stats, sources)."""
-    keys, sources = group_keys(files)
-    options = parse_args(list(files) + (["--group-by", ",".join(keys)] if keys else [])
-                         + list(check_args))
-    groups, checks, skipped, notes, stats = analyse(options, require_checks=False)
-    return options, groups, checks, skipped, notes, stats, sources
+    """irrcheck's analysis of the files (read once), grouped by what differs between them (p,
+    library, setting): an irrguide.analysis.Analysis."""
+    return analysis.analyse(files, analysis.parse_settings(list(check_args)), group_by="auto",
+                            require_checks=False)
 
 
 def caption_facts(sources):

@@ -21,6 +21,8 @@ import math
 import numpy as np
 from scipy import stats as scipy_stats
 
+from . import operations
+
 
 @dataclasses.dataclass(frozen=True)
 class Family:
@@ -31,21 +33,23 @@ class Family:
     baselines: tuple  # further v-implementations shown on request, not checked
 
 
-FAMILIES = (
-    Family("gather", "MPI_Gather", "Guideline2_Gather", ("MPI_Gatherv", "TUW_Gatherv"),
-           ("Linear_Gatherv", "Binomial_Gatherv")),
-    Family("scatter", "MPI_Scatter", "Guideline2_Scatter", ("MPI_Scatterv", "TUW_Scatterv"),
-           ("Linear_Scatterv", "Binomial_Scatterv")),
-)
+def _family(name):
+    """A family's operations by role, from the table of operations."""
+    regular, = operations.of_family(name, ("regular",))
+    padded, = operations.of_family(name, ("guideline2",))
+    return Family(name, regular, padded, operations.of_family(name, ("irregular",)),
+                  operations.of_family(name, ("baseline",)))
+
+
+FAMILIES = (_family("gather"), _family("scatter"))
 
 STATISTICS = ("avg", "min", "median")
 
 
 def display_name(op):
-    """How the report names an operation: the right-hand side of (2) by its meaning."""
-    if op.startswith("Guideline2_"):
-        return f"Allreduce+{op.split('_', 1)[1]}(m')"
-    return op
+    """How the report names an operation (the table's label: the right-hand side of (2) by its
+    meaning)."""
+    return operations.label(op)
 
 
 @dataclasses.dataclass

@@ -12,6 +12,10 @@ from . import UserError
 
 RAW_COLUMNS = ["op", "distribution", "b", "p", "root", "m", "m_padded", "rep", "seconds", "late",
                "status"]
+# Columns a repetitions file may lack (older irrbench files, other tools' output): every
+# repetition is then on time and ok.
+RAW_DEFAULTS = {"root": "", "rep": "", "late": "0", "status": "ok"}
+RAW_REQUIRED = [c for c in RAW_COLUMNS if c not in RAW_DEFAULTS]
 SUMMARY_COLUMNS = ["op", "distribution", "b", "p", "m", "m_padded", "avg_us", "min_us"]
 CASE_COLUMNS = ["op", "distribution", "b", "p", "m", "m_padded"]
 INTEGER_COLUMNS = ["b", "p", "m", "m_padded"]
@@ -77,13 +81,13 @@ def _parse_metadata(lines):
 
 
 def _kind_of(path, header, line):
-    if set(RAW_COLUMNS) <= set(header):
+    if set(RAW_REQUIRED) <= set(header):
         return "raw"
     if set(SUMMARY_COLUMNS) <= set(header):
         return "summary"
-    missing_raw = [c for c in RAW_COLUMNS if c not in header]
+    missing_raw = [c for c in RAW_REQUIRED if c not in header]
     missing_summary = [c for c in SUMMARY_COLUMNS if c not in header]
-    kind, missing, needed = (("irrbench raw", missing_raw, RAW_COLUMNS)
+    kind, missing, needed = (("irrbench raw", missing_raw, RAW_REQUIRED)
                              if len(missing_raw) <= len(missing_summary)
                              else ("summary", missing_summary, SUMMARY_COLUMNS))
     _fail(path, line, f"missing column(s) {', '.join(missing)} for the {kind} format "
@@ -129,6 +133,10 @@ def read_file(path):
     if not rows:
         _fail(path, None, "no data rows after the header")
     frame = pd.DataFrame(rows, columns=header)
+    if kind == "raw":
+        for column, value in RAW_DEFAULTS.items():
+            if column not in frame:
+                frame[column] = value
     for column in INTEGER_COLUMNS:
         frame[column] = _numeric(path, frame, column, line_of, "an integer >= 0",
                                  integer=True).astype("int64")

@@ -45,10 +45,11 @@ def _metadata(sources):
 
 def _table(table):
     n = len(table.stats)
-    out = ["<table class=\"times\" data-family=\"%s\">" % table.family, "<thead><tr>"
+    out = [f"<table class=\"times\" data-family=\"{escape(table.family)}\">", "<thead><tr>"
            "<th rowspan=\"2\">Problem</th><th rowspan=\"2\">m</th><th rowspan=\"2\">m'</th>"]
     out += [f"<th colspan=\"{n}\">{escape(column_title(op))}</th>" for op in table.ops]
-    out.append("</tr><tr>" + "".join(f"<th>{s}</th>" for _ in table.ops for s in table.stats)
+    out.append("</tr><tr>" + "".join(f"<th>{escape(s)}</th>" for _ in table.ops
+                                     for s in table.stats)
                + "</tr></thead><tbody>")
     block_sizes = {}
     for row in table.rows:
@@ -63,9 +64,10 @@ def _table(table):
             op, stat = table.ops[i // n], table.stats[i % n]
             css = "num" + (f" {cell.flag}" if cell.flag else "")
             title = f" title=\"{escape('; '.join(cell.notes))}\"" if cell.notes else ""
-            cells.append(f"<td class=\"{css}\" data-op=\"{op}\" data-stat=\"{stat}\"{title}>"
+            cells.append(f"<td class=\"{css}\" data-op=\"{escape(op)}\" "
+                         f"data-stat=\"{escape(stat)}\"{title}>"
                          f"{format_time(cell.value)}</td>")
-        out.append(f"<tr data-distribution=\"{row.distribution}\" data-b=\"{row.b}\">"
+        out.append(f"<tr data-distribution=\"{escape(row.distribution)}\" data-b=\"{row.b}\">"
                    + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)

@@ -1,4 +1,4 @@
-"""Terminal and Markdown renderings of the tables."""
+"""The terminal rendering of the tables."""
 from .table import column_title, distribution_title, format_time
 
 RED_BOLD, YELLOW, RESET = "\033[1;31m", "\033[33m", "\033[0m"
@@ -6,11 +6,6 @@ RED_BOLD, YELLOW, RESET = "\033[1;31m", "\033[33m", "\033[0m"
 TERMINAL_LEGEND = ("{v} violates a guideline (Guideline (1) in the MPI_Gather/MPI_Scatter "
                    "columns, (2) in the v-columns); {u} violated by that statistic, but the "
                    "repetitions do not show it significantly")
-MARKDOWN_LEGEND = ("**bold**: violates a guideline (Guideline (1) in the MPI_Gather/MPI_Scatter "
-                   "columns, (2) in the v-columns); `?`: violated by that statistic, but the "
-                   "repetitions do not show it significantly. Times in µs.")
-
-
 def table_title(table, with_group):
     title = f"{table.family.capitalize()} (times in µs)"
     return f"{title}, {table.group}" if with_group else title
@@ -71,20 +66,3 @@ def terminal_legend(color):
     if color:
         return TERMINAL_LEGEND.format(v=RED_BOLD + "red bold" + RESET, u=YELLOW + "x?" + RESET)
     return TERMINAL_LEGEND.format(v="[x]", u="x?")
-
-
-def markdown(table, with_group=False):
-    header = ["Problem", "m", "m'"] + [f"{column_title(op)} {stat}" for op in table.ops
-                                       for stat in table.stats]
-    lines = [f"### {table_title(table, with_group)}", "",
-             "| " + " | ".join(header) + " |",
-             "|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|"]
-    for row in table.rows:
-        cells = []
-        for cell in row.cells:
-            text = format_time(cell.value)
-            cells.append(f"**{text}**" if cell.flag == "violation"
-                         else f"{text}?" if cell.flag == "unconfirmed" else text)
-        lines.append("| " + " | ".join([distribution_title(row.distribution), str(row.m),
-                                        str(row.m_padded)] + cells) + " |")
-    return "\n".join(lines) + "\n"

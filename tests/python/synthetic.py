@@ -42,8 +42,11 @@ def run(*args, cwd=None):
 
 def analyse(*args):
     """irrcheck's analysis in-process: (groups, checks, skipped, notes, stats)."""
-    from irrguide.cli import analyse as run_analysis, parse_args
-    return run_analysis(parse_args([str(a) for a in args]))
+    from irrguide import analysis
+    from irrguide.cli import parse_args
+    options = parse_args([str(a) for a in args])
+    result = analysis.analyse(options.files, options.settings, options.group_by)
+    return result.groups, result.checks, result.skipped, result.notes, result.stats
 
 
 def rng(seed):

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import LAUNCHERS, ROOT
 
-IRRMODEL = ROOT / "build" / "openmpi" / "algorithms" / "model" / "irrmodel"
+IRRMODEL = ROOT / "build" / "openmpi" / "model" / "irrmodel"
 HEADER = "op,distribution,b,p,root,m,m_padded,rep,seconds,late,status"
 
 

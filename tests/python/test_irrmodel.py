@@ -6,7 +6,7 @@ import pytest
 
 from conftest import ROOT
 
-BINARY = ROOT / "build" / "openmpi" / "algorithms" / "model" / "irrmodel"
+BINARY = ROOT / "build" / "openmpi" / "model" / "irrmodel"
 
 
 def irrmodel(*args):

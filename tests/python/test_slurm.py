@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 from conftest import ROOT
@@ -174,9 +175,21 @@ def test_sweep_on_a_real_cluster(cluster, tmp_path, library, launcher):
         assert "warning" not in meta
         assert {r["status"] for r in rows} == {"ok"}  # validation passed in every case
         assert len(rows) == 8 * 2 * 2 * 8
-        for name in ("report.html", "report.md", "violations.txt", "stats.csv", "irrcheck.txt"):
+        for name in ("report.html", "report.md", "violations.txt", "stats.csv", "irrcheck.txt",
+                     "checks.csv", "fit.txt", "model.txt", "model.tsv"):
             assert (directory / name).stat().st_size > 0, (setting.name, name)
-        assert len(list((directory / "plots").glob("*.png"))) == 4
+        # irrfit ran in the job's allocation, and the model stands beside every TUW case
+        fit = dict(line.split("=", 1) for line in (directory / "fit.txt").read_text().splitlines()
+                   if "=" in line and not line.startswith("#"))
+        assert float(fit["alpha_us"]) >= 0 and fit["p"] == "2" and fit["tool"] == "irrfit"
+        model = pd.read_csv(directory / "model.tsv", sep="\t")
+        tuw = model[model["op"].str.startswith("TUW_")]
+        assert len(tuw) == 2 * 2 * 2 and (tuw["model_us"] > 0).all()
+        assert (tuw["tree"] == "adaptive").all()
+        pngs = sorted(p.name for p in (directory / "plots").glob("*.png"))
+        assert len(pngs) == 5 and f"model_ratio_{directory.name}.png" in pngs, pngs
+        page = (directory / "report.html").read_text()
+        assert "Measured median over the model time" in page
     report = (run / "report.html").read_text()
     assert report.count("<table class=\"times\"") == 2 * len(expected)
     comparisons = sorted(p.name for p in (run / "plots").glob("settings_*.png"))

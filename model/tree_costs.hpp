@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "cost_model.hpp"
-#include "dp_trees.hpp"
+#include "dp_binary.hpp"
+#include "dp_optimal.hpp"
 
 namespace irr::model {
 

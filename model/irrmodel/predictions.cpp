@@ -3,34 +3,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <stdexcept>
 
 #include "distributions.hpp"
+#include "fit_file.hpp"
 #include "linear_fit.hpp"
-#include "results_file.hpp"
+#include "operation_table.hpp"
+#include "raw_csv.hpp"
 #include "tree_costs.hpp"
 
 namespace irr::model {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-// The tree an operation of irrbench runs, "" for the library's own (unknown) algorithm.
-std::string TreeOf(const std::string& op) {
-  if (StartsWith(op, "TUW_")) return "adaptive";
-  if (StartsWith(op, "Binomial_")) return "oblivious";
-  if (StartsWith(op, "Linear_")) return "linear";
-  return "";
-}
-
-bool IsPadded(const std::string& op) {
-  return op == "MPI_Gather" || op == "MPI_Scatter" || StartsWith(op, "Guideline2_");
-}
 
 // Model costs of one problem (blocks in bytes): the DP is computed once and shared.
 struct Problem {
@@ -40,55 +28,27 @@ struct Problem {
 
 }  // namespace
 
-bool ReadFit(const std::string& path, CostParams* per_byte, std::vector<std::string>* notes,
-             std::string* error) {
-  std::ifstream in(path);
-  if (!in) {
-    *error = "--alpha-beta: cannot read '" + path + "'";
+bool ReadCosts(const std::string& fit_path, CostParams* per_byte, std::vector<std::string>* notes,
+               std::string* error) {
+  formats::Fit fit;
+  if (!formats::ReadFit(fit_path, &fit, notes, error)) {
+    *error = "--alpha-beta: " + *error;
     return false;
   }
-  std::map<std::string, std::string> values;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto eq = line.find('=');
-    if (eq != std::string::npos) values[line.substr(0, eq)] = line.substr(eq + 1);
-  }
-  auto number = [&](const std::string& key, double* x) {
-    const auto it = values.find(key);
-    if (it == values.end()) {
-      *error = "--alpha-beta: '" + path + "' has no " + key +
-               "= line (irrfit writes one; alpha_us and beta_us_per_byte are required)";
-      return false;
-    }
-    char* end = nullptr;
-    *x = std::strtod(it->second.c_str(), &end);
-    if (it->second.empty() || *end != '\0' || !std::isfinite(*x) || *x < 0) {
-      *error = "--alpha-beta: '" + path + "': " + key + "=" + it->second + " is not a number >= 0";
-      return false;
-    }
-    return true;
-  };
-  if (!number("alpha_us", &per_byte->alpha) || !number("beta_us_per_byte", &per_byte->beta)) {
-    return false;
-  }
-  if (values.count("gamma_us_per_byte")) {
-    if (!number("gamma_us_per_byte", &per_byte->gamma)) return false;
-  } else {
-    per_byte->gamma = per_byte->beta;
-    notes->push_back("no gamma_us_per_byte in '" + path + "': local copies cost beta");
-  }
+  per_byte->alpha = fit.alpha_us;
+  per_byte->beta = fit.beta_us_per_byte;
+  per_byte->gamma = fit.gamma_us_per_byte;
   return true;
 }
 
 bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptions& options,
              std::vector<Prediction>* rows, std::vector<std::string>* notes, std::string* error) {
-  std::map<std::string, std::string> meta;
-  std::vector<bench::MeasuredCase> cases;
-  if (!bench::ReadCases(raw_csv, &meta, &cases, error)) {
+  formats::RawFile file;
+  if (!formats::ReadRawFile(raw_csv, &file, error)) {
     *error = "--from-results: " + *error;
     return false;
   }
+  std::map<std::string, std::string>& meta = file.meta;
   dist::Params params;
   try {
     params.seed = std::stoull(meta.at("seed"));
@@ -106,8 +66,15 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
   }
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
-  for (const auto& mc : cases) {
-    if (mc.op == "Empty" || mc.op == "Barrier") continue;
+  for (const auto& mc : file.cases) {
+    const formats::Operation* op = formats::FindOperation(mc.op);
+    if (op == nullptr) {
+      notes->push_back(mc.op +
+                       ": not an operation of this version (irrbench --list-ops), no "
+                       "prediction");
+      continue;
+    }
+    if (op->family == "harness" || op->role == "test") continue;
     if (mc.status != "ok" || mc.seconds.empty()) {
       notes->push_back(mc.op + " " + mc.dist + " b=" + std::to_string(mc.b) + ": " + mc.status +
                        ", no prediction");
@@ -129,7 +96,7 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
                ", m'=" + std::to_string(mc.m_padded) + " (made by another version of irrbench?)";
       return false;
     }
-    const bool padded = IsPadded(mc.op);
+    const bool padded = op->padded();
     if (padded) std::fill(blocks.begin(), blocks.end(), totals.max_block);
     for (auto& x : blocks) x *= element_bytes;
 
@@ -139,10 +106,10 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
     row.b = mc.b;
     row.m = mc.m;
     row.problem = padded ? "padded" : "irregular";
-    row.tree = TreeOf(mc.op);
+    row.tree = op->tree;
     row.min_us = *std::min_element(mc.seconds.begin(), mc.seconds.end()) * 1e6;
     row.median_us = irr::fit::Median(mc.seconds) * 1e6;
-    const bool scatter = mc.op.find("Scatter") != std::string::npos;
+    const bool scatter = op->family == "scatter";
     auto tree_time = [&](TreeType type) {
       return scatter ? ScatterTime(BuildSequencedTree(type, blocks, c, mc.root), blocks, c)
                      : TreeCost(type, blocks, c, mc.root).time;

@@ -1,14 +1,19 @@
-#include "dp_trees.hpp"
+#include "dp_optimal.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "dp_problem.hpp"
+
 namespace irr::model {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using dp::CheckArguments;
+using dp::kInf;
+using dp::Problem;
+
 // How the best tree over a range was formed (reconstruction codes).
 constexpr int kRootFirst = -1;  // Equation 5 / one child to the right of the root
 constexpr int kRootLast = -2;   // Equation 6 / one child to the left of the root
@@ -20,33 +25,6 @@ constexpr int kRootLast = -2;   // Equation 6 / one child to the left of the roo
 inline double SplitTime(double a, double b, double sent, double alpha, double beta) {
   return std::max(a, b) + (sent != 0 ? alpha : 0.0) + beta * sent;
 }
-
-struct Problem {
-  int p;
-  std::vector<double> m;       // block sizes
-  std::vector<double> prefix;  // prefix[i] = m_0 + ... + m_{i-1}
-  CostParams c;
-  Problem(const std::vector<std::int64_t>& blocks, const CostParams& cost)
-      : p(static_cast<int>(blocks.size())),
-        m(blocks.begin(), blocks.end()),
-        prefix(p + 1, 0),
-        c(cost) {
-    for (int i = 0; i < p; ++i) prefix[i + 1] = prefix[i] + m[i];
-  }
-  double Size(int i, int j) const { return i > j ? 0.0 : prefix[j + 1] - prefix[i]; }
-  double Comm(double units) const { return c.Comm(units); }
-  double Copy(int i) const { return c.gamma * m[i]; }
-};
-
-void CheckArguments(int p, int root) {
-  if (p < 1) throw std::invalid_argument("p must be >= 1, got " + std::to_string(p));
-  if (root < -1 || root >= p) {
-    throw std::invalid_argument("root " + std::to_string(root) + " is not in [0, " +
-                                std::to_string(p) + ")");
-  }
-}
-
-// ---- Optimal, variable degree ----
 
 }  // namespace
 
@@ -300,93 +278,6 @@ int RootOfOptimal(const OptimalTables& t, int i, int j) {
   return i;
 }
 
-// ---- Binary ----
-
-}  // namespace
-
-struct BinaryTables {
-  int p = 0;
-  std::vector<double> best;
-  std::vector<std::int32_t> how;  // EncodeBinary(case, k)
-  double C(int i, int j) const { return i > j ? 0.0 : best[static_cast<std::size_t>(i) * p + j]; }
-};
-
-namespace {
-// Binary choices: case in 1..5 (Figure 7's order) and k.
-inline std::int32_t EncodeBinary(int which, int k) { return k * 8 + which; }
-
-struct BinaryChoice {
-  double value = kInf;
-  std::int32_t how = 0;
-  void Offer(double v, int which, int k) {
-    if (v < value) value = v, how = EncodeBinary(which, k);
-  }
-};
-
-// The five cases of Figure 7 for range [i..j]; `roots` restricts the root (-1: any).
-BinaryChoice BinaryCases(const Problem& pr, const BinaryTables& t, int i, int j, int root) {
-  BinaryChoice best;
-  const auto any = [&](int r) { return root < 0 || root == r; };
-  if (any(i)) {
-    for (int k = i + 1; k < j; ++k) {  // 1: root i; children [i+1..k], then [k+1..j]
-      best.Offer(std::max(std::max(pr.Copy(i), t.C(i + 1, k)) + pr.Comm(pr.Size(i + 1, k)),
-                          t.C(k + 1, j)) +
-                     pr.Comm(pr.Size(k + 1, j)),
-                 1, k);
-    }
-    best.Offer(std::max(pr.Copy(i), t.C(i + 1, j)) + pr.Comm(pr.Size(i + 1, j)), 4, i);
-  }
-  for (int k = i + 1; k < j; ++k) {  // 2: root k; [i..k-1], copy, then [k+1..j]
-    if (!any(k)) continue;
-    best.Offer(std::max(t.C(i, k - 1) + pr.Comm(pr.Size(i, k - 1)) + pr.Copy(k), t.C(k + 1, j)) +
-                   pr.Comm(pr.Size(k + 1, j)),
-               2, k);
-  }
-  if (any(j)) {
-    for (int k = i; k < j - 1; ++k) {  // 3: root j; [i..k], then [k+1..j-1], then copy
-      best.Offer(std::max(t.C(i, k) + pr.Comm(pr.Size(i, k)), t.C(k + 1, j - 1)) +
-                     pr.Comm(pr.Size(k + 1, j - 1)) + pr.Copy(j),
-                 3, k);
-    }
-    best.Offer(t.C(i, j - 1) + pr.Comm(pr.Size(i, j - 1)) + pr.Copy(j), 5, j);
-  }
-  return best;
-}
-
-int RebuildBinary(const BinaryTables& t, std::int32_t top_how, int i, int j, SequencedTree* tree,
-                  bool top) {
-  if (i == j) return i;
-  const std::int32_t how = top ? top_how : t.how[static_cast<std::size_t>(i) * t.p + j];
-  const int which = how % 8, k = how / 8;
-  auto& steps = tree->steps;
-  switch (which) {
-    case 1: {
-      const int a = RebuildBinary(t, 0, i + 1, k, tree, false);
-      const int b = RebuildBinary(t, 0, k + 1, j, tree, false);
-      steps[i] = {SequencedTree::kCopy, a, b};
-      return i;
-    }
-    case 2: {
-      const int a = RebuildBinary(t, 0, i, k - 1, tree, false);
-      const int b = RebuildBinary(t, 0, k + 1, j, tree, false);
-      steps[k] = {a, SequencedTree::kCopy, b};
-      return k;
-    }
-    case 3: {
-      const int a = RebuildBinary(t, 0, i, k, tree, false);
-      const int b = RebuildBinary(t, 0, k + 1, j - 1, tree, false);
-      steps[j] = {a, b, SequencedTree::kCopy};
-      return j;
-    }
-    case 4:
-      steps[i] = {SequencedTree::kCopy, RebuildBinary(t, 0, i + 1, j, tree, false)};
-      return i;
-    default:
-      steps[j] = {RebuildBinary(t, 0, i, j - 1, tree, false), SequencedTree::kCopy};
-      return j;
-  }
-}
-
 }  // namespace
 
 std::uint64_t DpBytes(int p) {
@@ -395,7 +286,7 @@ std::uint64_t DpBytes(int p) {
 }
 
 OptimalDp::OptimalDp(const std::vector<std::int64_t>& blocks, const CostParams& c, DpMethod method)
-    : blocks_(blocks), cost_(c), method_(method), tables_(new OptimalTables) {
+    : blocks_(blocks), cost_(c), method_(method), tables_(std::make_unique<OptimalTables>()) {
   const int p = static_cast<int>(blocks.size());
   CheckArguments(p, -1);
   const Problem pr(blocks, c);
@@ -412,7 +303,8 @@ OptimalDp::OptimalDp(const std::vector<std::int64_t>& blocks, const CostParams& 
   }
 }
 
-OptimalDp::~OptimalDp() { delete tables_; }
+OptimalDp::~OptimalDp() = default;
+OptimalDp::OptimalDp(OptimalDp&&) noexcept = default;
 
 Result OptimalDp::Best() const {
   const int p = tables_->p;
@@ -459,63 +351,11 @@ SequencedTree OptimalDp::Tree(int root) const {
   return tree;
 }
 
-BinaryDp::BinaryDp(const std::vector<std::int64_t>& blocks, const CostParams& c)
-    : blocks_(blocks), cost_(c), tables_(new BinaryTables) {
-  const int p = static_cast<int>(blocks.size());
-  CheckArguments(p, -1);
-  const Problem pr(blocks, c);
-  BinaryTables& t = *tables_;
-  t.p = p;
-  t.best.assign(static_cast<std::size_t>(p) * p, 0.0);
-  t.how.assign(t.best.size(), 0);
-  for (int len = 2; len <= p; ++len) {
-    const int count = p - len + 1;
-#pragma omp parallel for schedule(dynamic, 8) if (static_cast <long>(count) * len > 50000)
-    for (int i = 0; i < count; ++i) {
-      const int j = i + len - 1;
-      const BinaryChoice best = BinaryCases(pr, t, i, j, -1);
-      t.best[static_cast<std::size_t>(i) * p + j] = best.value;
-      t.how[static_cast<std::size_t>(i) * p + j] = best.how;
-    }
-  }
-}
-
-BinaryDp::~BinaryDp() { delete tables_; }
-
-Result BinaryDp::Fixed(int root) const {
-  const int p = tables_->p;
-  CheckArguments(p, root);
-  if (p == 1) return {0.0, 0};
-  const BinaryChoice top = BinaryCases(Problem(blocks_, cost_), *tables_, 0, p - 1, root);
-  const int which = top.how % 8, k = top.how / 8;
-  return {top.value, which == 1 || which == 4 ? 0 : which == 2 ? k : p - 1};
-}
-
-SequencedTree BinaryDp::Tree(int root) const {
-  const int p = tables_->p;
-  SequencedTree tree;
-  tree.steps.assign(p, {});
-  if (p == 1) {
-    tree.root = 0;
-    return tree;
-  }
-  const BinaryChoice top = BinaryCases(Problem(blocks_, cost_), *tables_, 0, p - 1, root);
-  tree.root = RebuildBinary(*tables_, top.how, 0, p - 1, &tree, true);
-  return tree;
-}
-
 Result OptimalCost(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
                    DpMethod method, SequencedTree* tree) {
   const OptimalDp dp(blocks, c, method);
   if (tree != nullptr) *tree = dp.Tree(root);
   return root >= 0 ? dp.Fixed(root) : dp.Best();
-}
-
-Result BinaryCost(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
-                  SequencedTree* tree) {
-  const BinaryDp dp(blocks, c);
-  if (tree != nullptr) *tree = dp.Tree(root);
-  return dp.Fixed(root);
 }
 
 }  // namespace irr::model

@@ -14,13 +14,10 @@
 // For a fixed root r, ranges that contain r use F[i][j] (root r): the same cases with the part
 // that holds r receiving.
 //
-// Binary (Figure 7): at most two children; five cases (root left, middle, right with two
-// children; root left or right with one). Figure 7's last case reads gamma*m_i for root j: a
-// misprint for gamma*m_j (the root copies its own block), which is what reproduces the paper's
-// Table 1. For a fixed root only the last step is restricted to r, as the paper describes.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "cost_model.hpp"
@@ -36,8 +33,6 @@ enum class DpMethod {
 std::uint64_t DpBytes(int p);
 
 struct OptimalTables;
-struct BinaryTables;
-
 // The optimal variable-degree DP over all ranges (best roots), computed once; fixed roots reuse
 // it (only the ranges that hold the root are recomputed).
 class OptimalDp {
@@ -45,6 +40,9 @@ class OptimalDp {
   OptimalDp(const std::vector<std::int64_t>& blocks, const CostParams& c,
             DpMethod method = DpMethod::kFast);
   ~OptimalDp();
+  OptimalDp(OptimalDp&&) noexcept;
+  OptimalDp(const OptimalDp&) = delete;  // owns large tables: move it, do not copy it
+  OptimalDp& operator=(const OptimalDp&) = delete;
   Result Best() const;
   Result Fixed(int root) const;
   SequencedTree Tree(int root) const;  // root -1: the best root's tree
@@ -53,28 +51,11 @@ class OptimalDp {
   std::vector<std::int64_t> blocks_;
   CostParams cost_;
   DpMethod method_;
-  OptimalTables* tables_;
-};
-
-class BinaryDp {
- public:
-  BinaryDp(const std::vector<std::int64_t>& blocks, const CostParams& c);
-  ~BinaryDp();
-  Result Best() const { return Fixed(-1); }
-  Result Fixed(int root) const;
-  SequencedTree Tree(int root) const;
-
- private:
-  std::vector<std::int64_t> blocks_;
-  CostParams cost_;
-  BinaryTables* tables_;
+  std::unique_ptr<OptimalTables> tables_;
 };
 
 // One-shot versions. root: a fixed root in [0, p), or -1 for the best root. If tree is given,
 // the optimal tree is reconstructed into it.
 Result OptimalCost(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
                    DpMethod method = DpMethod::kFast, SequencedTree* tree = nullptr);
-Result BinaryCost(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
-                  SequencedTree* tree = nullptr);
-
 }  // namespace irr::model

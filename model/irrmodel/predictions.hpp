@@ -1,22 +1,16 @@
-// Model predictions beside measurements: for each case of an irrbench raw.csv, the model time
-// of the tree the measured algorithm uses, of the optimal tree and the lower bound, with the
-// cost parameters irrfit measured on the machine (irrmodel --from-results).
+// The model beside measurements (irrmodel --from-results): for each case of an irrbench
+// raw.csv, the model time of the tree the measured operation runs, of the optimal tree and the
+// lower bound, with the cost parameters of a fit.txt. The join of the shared file formats
+// (formats/) with the model; the model itself knows nothing of files.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
 #include "cost_model.hpp"
-#include "dp_trees.hpp"
+#include "dp_optimal.hpp"
 
 namespace irr::model {
-
-// A fit file (irrfit's output, or written by hand): key=value lines with alpha_us and
-// beta_us_per_byte, optionally gamma_us_per_byte (default: beta, said in *notes). Costs are in
-// microseconds per byte. False with *error naming the file and the bad key otherwise.
-bool ReadFit(const std::string& path, CostParams* per_byte, std::vector<std::string>* notes,
-             std::string* error);
 
 struct Prediction {
   std::string op, dist;
@@ -35,9 +29,13 @@ struct PredictOptions {
   double max_mem = 0;  // bytes the optimal DP may use; beyond, optimal_us is NaN
 };
 
-// One row per measured case with status ok (Empty/Barrier measure the harness: left out).
-// The problem is regenerated from the file's p, seed, rho and the case's distribution and b,
-// and checked against the m and m' recorded in it. False with *error on an unusable file.
+// Reads the fit file's alpha, beta, gamma (per byte, in microseconds). False with *error.
+bool ReadCosts(const std::string& fit_path, CostParams* per_byte, std::vector<std::string>* notes,
+               std::string* error);
+
+// One row per measured case with status ok (harness operations are left out). The problem is
+// regenerated from the file's p, seed, rho and the case's distribution and b, and checked
+// against the m and m' recorded in it. False with *error on an unusable file.
 bool Predict(const std::string& raw_csv, const CostParams& per_byte, const PredictOptions& options,
              std::vector<Prediction>* rows, std::vector<std::string>* notes, std::string* error);
 

@@ -1,0 +1,32 @@
+// What irrbench and irrfit record about a run and the machine it ran on (MPI facts; the file
+// syntax and the environment rule are formats/'s).
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace irr::bench {
+
+// MPI_Get_library_version as one line (formats::CleanLibraryVersion).
+std::string LibraryVersion();
+// This process's MPI processor name.
+std::string ProcessorName();
+// Nodes and processes per node, from the processor names of all ranks (valid at rank 0).
+void NodeLayout(MPI_Comm comm, int* nodes, int* per_node);
+
+// A sweep (slurm/sweep) names the library its settings are for in IRRBENCH_EXPECT_LIBRARY
+// (intel, openmpi, mpich). Returns a warning when this binary runs on another library - the
+// settings then select nothing - or "" when it matches or nothing was expected.
+std::string LibraryMismatch(const std::string& library);
+
+// "2026-11-22T13:36:26Z" (UTC) or another strftime format.
+std::string Now(const char* format = "%Y-%m-%dT%H:%M:%SZ");
+
+// The facts of the build, the machine and the environment that every results file carries,
+// after the run's own keys: (key, value) in the order they are written.
+std::vector<std::pair<std::string, std::string>> BuildAndMachineFacts();
+
+}  // namespace irr::bench

@@ -1,0 +1,42 @@
+// What both dynamic programs (dp_optimal.cpp, dp_binary.cpp) share: a problem's block sizes
+// with prefix sums, and the argument check. Internal to the model.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cost_model.hpp"
+
+namespace irr::model::dp {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Problem {
+  int p;
+  std::vector<double> m;       // block sizes
+  std::vector<double> prefix;  // prefix[i] = m_0 + ... + m_{i-1}
+  CostParams c;
+  Problem(const std::vector<std::int64_t>& blocks, const CostParams& cost)
+      : p(static_cast<int>(blocks.size())),
+        m(blocks.begin(), blocks.end()),
+        prefix(p + 1, 0),
+        c(cost) {
+    for (int i = 0; i < p; ++i) prefix[i + 1] = prefix[i] + m[i];
+  }
+  double Size(int i, int j) const { return i > j ? 0.0 : prefix[j + 1] - prefix[i]; }
+  double Comm(double units) const { return c.Comm(units); }
+  double Copy(int i) const { return c.gamma * m[i]; }
+};
+
+inline void CheckArguments(int p, int root) {
+  if (p < 1) throw std::invalid_argument("p must be >= 1, got " + std::to_string(p));
+  if (root < -1 || root >= p) {
+    throw std::invalid_argument("root " + std::to_string(root) + " is not in [0, " +
+                                std::to_string(p) + ")");
+  }
+}
+
+}  // namespace irr::model::dp

@@ -1,0 +1,239 @@
+// irrmodel: completion times of gather/scatter trees in the linear cost model of Traeff 2018
+// (Section 5.1, Table 1) for the block-size distributions of irrbench, and the model beside
+// measurements (--from-results raw.csv --alpha-beta fit.txt).
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "distributions.hpp"
+#include "predictions.hpp"
+#include "tables.hpp"
+#include "tree_costs.hpp"
+
+namespace {
+
+using irr::model::CostParams;
+using irr::model::Result;
+using irr::model::TreeType;
+
+struct Options {
+  long long p = 2000;
+  long long b = 1000;
+  CostParams cost{100, 1, 1};
+  double rho = 5;
+  long long seed = 1;
+  std::string root = "both";  // N, best or both
+  std::vector<std::string> dists = irr::dist::AllNames();
+  std::vector<std::string> trees = irr::model::TreeNames();
+  std::string format = "table";
+  std::string op = "gather";
+  std::string two_blocks = "2018";
+  std::string oblivious_roots = "all";
+  std::string dp = "fast";
+  std::int64_t max_mem = 0;
+  std::string from_results, alpha_beta;  // predictions for measurements
+};
+
+// The flags that describe a problem: --from-results takes the problem from its file.
+const std::vector<std::string> kProblemFlags = {
+    "--p",   "--b",          "--alpha",          "--beta",  "--gamma",
+    "--rho", "--seed",       "--root",           "--dists", "--trees",
+    "--op",  "--two-blocks", "--oblivious-roots"};
+
+const char* kFooter =
+    "Model: a message of s units costs alpha + beta*s (nothing when s = 0), a local copy\n"
+    "gamma*s, one port per processor. --format tsv columns: distribution m tree root_mode\n"
+    "time root (tree lower_bound: alpha + beta*sum_{i!=r} m_i + gamma*m_r).\n\n"
+    "Predictions for measurements:\n"
+    "  irrmodel --from-results raw.csv --alpha-beta fit.txt [--format table|tsv]\n"
+    "  For every case irrbench measured: the measured min and median, the model time of the\n"
+    "  tree the operation runs (formats/operations.tsv: TUW adaptive, Binomial oblivious,\n"
+    "  Linear linear; none for the library's own), of the optimal tree and the lower bound,\n"
+    "  at the file's p and root, in microseconds with alpha, beta, gamma from fit.txt (irrfit's\n"
+    "  output; sizes in bytes). Padded operations are held against the padded problem they\n"
+    "  move. tsv columns: op distribution b m problem tree measured_min_us measured_median_us\n"
+    "  model_us median_over_model optimal_us lower_bound_us adaptive_us oblivious_us\n"
+    "  linear_us (the last three: each tree of libtuwcoll on the case's problem).\n\n"
+    "Exit status: 0 success, 2 bad arguments or input.";
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "irrmodel: %s\n", message.c_str());
+  return 2;
+}
+
+int FromResults(const Options& o) {
+  CostParams per_byte;
+  std::vector<std::string> notes;
+  std::string error;
+  std::vector<irr::model::Prediction> rows;
+  irr::model::PredictOptions options;
+  options.dp = o.dp == "fast" ? irr::model::DpMethod::kFast : irr::model::DpMethod::kReference;
+  options.max_mem = static_cast<double>(o.max_mem);
+  if (!irr::model::ReadCosts(o.alpha_beta, &per_byte, &notes, &error) ||
+      !irr::model::Predict(o.from_results, per_byte, options, &rows, &notes, &error)) {
+    return Fail(error);
+  }
+  for (const auto& note : notes) std::fprintf(stderr, "irrmodel: note: %s\n", note.c_str());
+  const std::string text = o.format == "tsv"
+                               ? irr::model::PredictionsTsv(rows)
+                               : irr::model::PredictionsTable(rows, per_byte, o.alpha_beta);
+  std::fputs(text.c_str(), stdout);
+  return 0;
+}
+
+int ModelTables(const Options& o) {
+  std::vector<std::pair<std::string, int>> modes;  // (root_mode, root)
+  if (o.root != "best") {
+    modes.emplace_back("fixed", o.root == "both" ? static_cast<int>(o.p / 2) : std::stoi(o.root));
+  }
+  if (o.root == "both" || o.root == "best") modes.emplace_back("best", -1);
+  irr::model::TreeOptions tree_options;
+  tree_options.dp = o.dp == "fast" ? irr::model::DpMethod::kFast : irr::model::DpMethod::kReference;
+  tree_options.oblivious_roots = o.oblivious_roots == "all" ? irr::model::ObliviousRoots::kAll
+                                                            : irr::model::ObliviousRoots::kPaper;
+  const int p = static_cast<int>(o.p);
+  const bool dp_fits = irr::model::DpBytes(p) <= static_cast<std::uint64_t>(o.max_mem);
+  std::vector<irr::model::ModelRow> rows;
+  for (const auto& dist : o.dists) {
+    irr::dist::Params params;
+    params.b = o.b;
+    params.rho = o.rho;
+    params.seed = static_cast<std::uint64_t>(o.seed);
+    params.two_blocks_2018 = o.two_blocks == "2018";
+    const std::vector<std::int64_t> blocks = irr::dist::Generate(dist, p, params);
+    long long m = 0;
+    for (auto x : blocks) m += x;
+    // The DP tables serve both root modes: computed once per distribution.
+    std::unique_ptr<irr::model::OptimalDp> optimal;
+    std::unique_ptr<irr::model::BinaryDp> binary;
+    for (const auto& [mode, root] : modes) {
+      for (const auto& name : o.trees) {
+        const TreeType type = irr::model::TreeFromName(name);
+        const bool dp = type == TreeType::kOptimal || type == TreeType::kBinary;
+        if (dp && !dp_fits) {
+          if (mode == modes.front().first) {
+            std::fprintf(stderr,
+                         "irrmodel: skipping %s for p = %d: its DP tables need %.3g GiB, more "
+                         "than --max-mem %.3g GiB\n",
+                         name.c_str(), p, irr::model::DpBytes(p) / 1073741824.0,
+                         static_cast<double>(o.max_mem) / 1073741824.0);
+          }
+          continue;
+        }
+        if (type == TreeType::kOptimal && !optimal) {
+          optimal = std::make_unique<irr::model::OptimalDp>(blocks, o.cost, tree_options.dp);
+        }
+        if (type == TreeType::kBinary && !binary) {
+          binary = std::make_unique<irr::model::BinaryDp>(blocks, o.cost);
+        }
+        Result r;
+        if (o.op == "scatter") {
+          const auto tree =
+              type == TreeType::kOptimal ? optimal->Tree(root)
+              : type == TreeType::kBinary
+                  ? binary->Tree(root)
+                  : irr::model::BuildSequencedTree(type, blocks, o.cost, root, tree_options);
+          r = {irr::model::ScatterTime(tree, blocks, o.cost), tree.root};
+        } else if (type == TreeType::kOptimal) {
+          r = optimal->Fixed(root);
+        } else if (type == TreeType::kBinary) {
+          r = binary->Fixed(root);
+        } else {
+          r = irr::model::TreeCost(type, blocks, o.cost, root, tree_options);
+        }
+        rows.push_back({dist, m, name, mode, r.time, r.root});
+      }
+      const Result bound = irr::model::LowerBound(blocks, o.cost, root);
+      rows.push_back({dist, m, "lower_bound", mode, bound.time, bound.root});
+    }
+  }
+  if (o.format == "tsv") {
+    std::fputs(irr::model::ModelTsv(rows).c_str(), stdout);
+    return 0;
+  }
+  const irr::model::ModelTableHeading heading{
+      o.op,   p,     o.b,
+      o.cost, o.rho, modes.front().first == "fixed" ? std::to_string(modes.front().second) : "-"};
+  std::fputs(irr::model::ModelTable(rows, o.trees, heading).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  irr::cli::Parser cli("irrmodel",
+                       "irrmodel: gather/scatter tree completion times in the linear cost "
+                       "model (Traeff 2018)");
+  cli.Int("--p", &o.p, 1, 1000000000, "processors (default 2000)");
+  cli.Int("--b", &o.b, 1, 1LL << 40, "average block size (default 1000)");
+  cli.Number("--alpha", &o.cost.alpha, 0, false, "latency per message (default 100)");
+  cli.Number("--beta", &o.cost.beta, 0, false, "time per unit (default 1)");
+  cli.Number("--gamma", &o.cost.gamma, 0, false, "local copy time per unit (default 1)");
+  cli.Number("--rho", &o.rho, 1, true, "spikes factor / skewed count (default 5)");
+  cli.Int("--seed", &o.seed, 0, 1LL << 62, "seed of the random distributions (default 1)");
+  std::string root_text;
+  cli.Text("--root", &root_text,
+           "N|best|both: fixed root N, the best root, or both (default both, N = floor(p/2))");
+  cli.Names("--dists", &o.dists, irr::dist::AllNames(), "distribution",
+            "distributions (default all)");
+  cli.Names("--trees", &o.trees, irr::model::TreeNames(), "tree", "trees (default all)");
+  cli.Choice("--op", &o.op, {"gather", "scatter"}, "operation",
+             "scatter evaluates the same trees sending top-down (default gather)");
+  cli.Choice("--format", &o.format, {"table", "tsv"}, "format",
+             "table: the paper's layout; tsv: one row per value (default table)");
+  cli.Choice("--two-blocks", &o.two_blocks, {"2017", "2018"}, "definition",
+             "two_blocks as in 2017 (m_0 = m_{p-1} = b) or 2018 (floor(pb/2); default)");
+  cli.Choice("--oblivious-roots", &o.oblivious_roots, {"all", "paper"}, "root set",
+             "best oblivious root over all ranks (default) or over 0, 2^k-1, p-1 as the 2018 "
+             "paper's Table 1 did");
+  cli.Choice("--dp", &o.dp, {"fast", "reference"}, "method", "the optimal DP's implementation");
+  cli.Size("--max-mem", &o.max_mem,
+           "memory the DP tables may use, e.g. 8G (default half of physical memory)");
+  cli.Text("--from-results", &o.from_results, "an irrbench raw.csv: the model beside it");
+  cli.Text("--alpha-beta", &o.alpha_beta, "the fit file (irrfit) for --from-results");
+  cli.Footer(kFooter);
+  std::string output, error;
+  switch (cli.Parse(argc, argv, &output, &error)) {
+    case irr::cli::Parser::Outcome::kExitSuccess:
+      std::fputs(output.c_str(), stdout);
+      return 0;
+    case irr::cli::Parser::Outcome::kExitError:
+      return Fail(error);
+    case irr::cli::Parser::Outcome::kRun:
+      break;
+  }
+  if (cli.Given("--root")) {
+    long long r = 0;
+    if (root_text != "best" && root_text != "both" &&
+        !irr::cli::ParseInt(root_text, 0, 1LL << 30, &r).empty()) {
+      return Fail("--root: '" + root_text + "' is not a rank >= 0, 'best' or 'both'");
+    }
+    o.root = root_text;
+  }
+  if (cli.Given("--from-results") || cli.Given("--alpha-beta")) {
+    if (!cli.Given("--from-results")) return Fail("--alpha-beta needs --from-results raw.csv");
+    if (!cli.Given("--alpha-beta")) {
+      return Fail("--from-results needs --alpha-beta FILE (the cost parameters: run irrfit)");
+    }
+    for (const auto& flag : kProblemFlags) {
+      if (cli.Given(flag)) {
+        return Fail(
+            "--from-results takes the problem from the file and the costs from --alpha-beta; " +
+            flag + " cannot be combined with it");
+      }
+    }
+  }
+  if (o.root != "best" && o.root != "both" && std::stoll(o.root) >= o.p) {
+    return Fail("--root: " + o.root + " is not a rank of p = " + std::to_string(o.p) + " (0.." +
+                std::to_string(o.p - 1) + ")");
+  }
+  if (o.max_mem == 0) {
+    o.max_mem = static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE) / 2;
+  }
+  return o.from_results.empty() ? ModelTables(o) : FromResults(o);
+}

@@ -1,0 +1,114 @@
+#include "tables.hpp"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+namespace irr::model {
+namespace {
+
+// Exact integers as integers (the paper's tables), anything else with 6 significant digits.
+std::string Number(double t) {
+  char buf[64];
+  if (t == std::floor(t) && std::fabs(t) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", t);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.6g", t);
+  }
+  return buf;
+}
+
+std::string Cell(double x, const char* format) {
+  if (std::isnan(x)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
+}
+
+std::string Printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string Printf(const char* format, ...) {
+  char buf[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  return buf;
+}
+
+}  // namespace
+
+std::string ModelTsv(const std::vector<ModelRow>& rows) {
+  std::string out = "distribution\tm\ttree\troot_mode\ttime\troot\n";
+  for (const auto& r : rows) {
+    out += r.dist + "\t" + std::to_string(r.m) + "\t" + r.tree + "\t" + r.mode + "\t" +
+           Number(r.time) + "\t" + std::to_string(r.root) + "\n";
+  }
+  return out;
+}
+
+std::string ModelTable(const std::vector<ModelRow>& rows, const std::vector<std::string>& trees,
+                       const ModelTableHeading& h) {
+  std::string out = Printf(
+      "%s completion times, p = %d, b = %lld, alpha = %g, beta = %g, gamma = %g, rho = %g"
+      "; fixed root r = %s, best root in brackets\n",
+      h.op.c_str(), h.p, h.b, h.cost.alpha, h.cost.beta, h.cost.gamma, h.rho, h.fixed_root.c_str());
+  std::vector<std::string> columns = trees;
+  columns.push_back("lower_bound");
+  out += Printf("%-18s %-6s %10s", "distribution", "root", "m");
+  for (const auto& c : columns) out += Printf(" %20s", c.c_str());
+  out += "\n";
+  for (std::size_t i = 0; i < rows.size();) {
+    const std::string dist = rows[i].dist, mode = rows[i].mode;
+    out += Printf("%-18s %-6s %10lld", dist.c_str(), mode.c_str(), rows[i].m);
+    std::size_t end = i;
+    while (end < rows.size() && rows[end].dist == dist && rows[end].mode == mode) ++end;
+    for (const auto& c : columns) {
+      std::string cell = "skipped";
+      for (std::size_t k = i; k < end; ++k) {
+        if (rows[k].tree == c) {
+          cell = Number(rows[k].time) +
+                 (mode == "best" ? " (" + std::to_string(rows[k].root) + ")" : "");
+        }
+      }
+      out += Printf(" %20s", cell.c_str());
+    }
+    out += "\n";
+    i = end;
+  }
+  return out;
+}
+
+std::string PredictionsTsv(const std::vector<Prediction>& rows) {
+  std::string out =
+      "op\tdistribution\tb\tm\tproblem\ttree\tmeasured_min_us\tmeasured_median_us\tmodel_us"
+      "\tmedian_over_model\toptimal_us\tlower_bound_us\tadaptive_us\toblivious_us\tlinear_us\n";
+  auto field = [](double x) { return std::isnan(x) ? std::string() : Cell(x, "%.6g"); };
+  for (const auto& r : rows) {
+    out += r.op + "\t" + r.dist + "\t" + std::to_string(r.b) + "\t" + std::to_string(r.m) + "\t" +
+           r.problem + "\t" + r.tree + "\t" + field(r.min_us) + "\t" + field(r.median_us) + "\t" +
+           field(r.model_us) + "\t" + field(r.median_us / r.model_us) + "\t" + field(r.optimal_us) +
+           "\t" + field(r.lower_bound_us) + "\t" + field(r.adaptive_us) + "\t" +
+           field(r.oblivious_us) + "\t" + field(r.linear_us) + "\n";
+  }
+  return out;
+}
+
+std::string PredictionsTable(const std::vector<Prediction>& rows, const CostParams& per_byte,
+                             const std::string& fit_path) {
+  std::string out = Printf(
+      "Measured vs the linear cost model: alpha = %.4g us, beta = %.4g us/byte, gamma = %.4g "
+      "us/byte (%s); times in us, m in elements\n",
+      per_byte.alpha, per_byte.beta, per_byte.gamma, fit_path.c_str());
+  out += Printf("%-18s %-11s %6s %9s %-9s %10s %10s %10s %7s %10s %10s\n", "op", "distribution",
+                "b", "m", "tree", "min", "median", "model", "med/mod", "optimal", "bound");
+  for (const auto& r : rows) {
+    out += Printf("%-18s %-11s %6lld %9lld %-9s %10s %10s %10s %7s %10s %10s\n", r.op.c_str(),
+                  r.dist.c_str(), r.b, r.m, r.tree.empty() ? "-" : r.tree.c_str(),
+                  Cell(r.min_us, "%.2f").c_str(), Cell(r.median_us, "%.2f").c_str(),
+                  Cell(r.model_us, "%.2f").c_str(), Cell(r.median_us / r.model_us, "%.2f").c_str(),
+                  Cell(r.optimal_us, "%.2f").c_str(), Cell(r.lower_bound_us, "%.2f").c_str());
+  }
+  return out;
+}
+
+}  // namespace irr::model
