@@ -1,5 +1,10 @@
 #include "cli.hpp"
 
+// SimGrid's compiler wrapper (smpicxx) defines a macro exit(x); CLI11 has a member of that name.
+#ifdef exit
+#undef exit
+#endif
+#include <CLI/CLI.hpp>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -112,10 +117,12 @@ std::string ParseIntList(const std::string& text, long long min, const std::stri
 }
 
 Parser::Parser(const std::string& tool, const std::string& description)
-    : tool_(tool), app_(description, tool) {
-  app_.set_version_flag("--version", VersionLine(tool), "Print the version and git commit");
-  app_.get_formatter()->column_width(30);
+    : tool_(tool), app_(std::make_unique<CLI::App>(description, tool)) {
+  app_->set_version_flag("--version", VersionLine(tool), "Print the version and git commit");
+  app_->get_formatter()->column_width(30);
 }
+
+Parser::~Parser() = default;
 
 namespace {
 // Registers `flag` taking one string, checked by `check` (returns "" or the reason).
@@ -135,37 +142,37 @@ void AddChecked(CLI::App& app, const std::string& flag, const std::string& type,
 
 void Parser::Int(const std::string& flag, long long* value, long long min, long long max,
                  const std::string& help) {
-  AddChecked(app_, flag, "N", help,
+  AddChecked(*app_, flag, "N", help,
              [=](const std::string& t) { return ParseInt(t, min, max, value); });
 }
 
 void Parser::Number(const std::string& flag, double* value, double min, bool min_exclusive,
                     const std::string& help) {
-  AddChecked(app_, flag, "X", help,
+  AddChecked(*app_, flag, "X", help,
              [=](const std::string& t) { return ParseNumber(t, min, min_exclusive, value); });
 }
 
 void Parser::Size(const std::string& flag, std::int64_t* bytes, const std::string& help) {
-  AddChecked(app_, flag, "BYTES", help, [=](const std::string& t) { return ParseSize(t, bytes); });
+  AddChecked(*app_, flag, "BYTES", help, [=](const std::string& t) { return ParseSize(t, bytes); });
 }
 
 void Parser::Names(const std::string& flag, std::vector<std::string>* names,
                    const std::vector<std::string>& valid, const std::string& what,
                    const std::string& help) {
-  AddChecked(app_, flag, "LIST", help + " (valid: " + Join(valid) + ")",
+  AddChecked(*app_, flag, "LIST", help + " (valid: " + Join(valid) + ")",
              [=](const std::string& t) { return ParseNameList(t, valid, what, names); });
 }
 
 void Parser::Ints(const std::string& flag, std::vector<std::int64_t>* values, long long min,
                   const std::string& what, const std::string& help) {
-  AddChecked(app_, flag, "LIST", help,
+  AddChecked(*app_, flag, "LIST", help,
              [=](const std::string& t) { return ParseIntList(t, min, what, values); });
 }
 
 void Parser::Choice(const std::string& flag, std::string* value,
                     const std::vector<std::string>& valid, const std::string& what,
                     const std::string& help) {
-  AddChecked(app_, flag, Join(valid, "|"), help, [=](const std::string& t) {
+  AddChecked(*app_, flag, Join(valid, "|"), help, [=](const std::string& t) {
     for (const auto& v : valid) {
       if (v == t) {
         *value = t;
@@ -177,7 +184,7 @@ void Parser::Choice(const std::string& flag, std::string* value,
 }
 
 void Parser::Text(const std::string& flag, std::string* value, const std::string& help) {
-  AddChecked(app_, flag, "TEXT", help, [=](const std::string& t) {
+  AddChecked(*app_, flag, "TEXT", help, [=](const std::string& t) {
     if (t.empty()) return std::string("empty value");
     *value = t;
     return std::string();
@@ -185,25 +192,25 @@ void Parser::Text(const std::string& flag, std::string* value, const std::string
 }
 
 void Parser::Flag(const std::string& flag, bool* value, const std::string& help) {
-  app_.add_flag(flag, *value, help);
+  app_->add_flag(flag, *value, help);
 }
 
-void Parser::Footer(const std::string& text) { app_.footer(text); }
+void Parser::Footer(const std::string& text) { app_->footer(text); }
 
-bool Parser::Given(const std::string& flag) const { return app_.count(flag) > 0; }
+bool Parser::Given(const std::string& flag) const { return app_->count(flag) > 0; }
 
 Parser::Outcome Parser::Parse(int argc, char** argv, std::string* output, std::string* error) {
   try {
-    app_.parse(argc, argv);
+    app_->parse(argc, argv);
     return Outcome::kRun;
   } catch (const CLI::CallForHelp&) {
-    *output = app_.help();
+    *output = app_->help();
     return Outcome::kExitSuccess;
   } catch (const CLI::CallForVersion& e) {
     *output = std::string(e.what()) + "\n";
     return Outcome::kExitSuccess;
   } catch (const CLI::ExtrasError&) {
-    const auto extras = app_.remaining();
+    const auto extras = app_->remaining();
     const std::string first = extras.empty() ? "?" : extras.front();
     *error = (first.rfind("-", 0) == 0 ? "unknown option " : "unexpected argument ") +
              Quoted(first) + "; see --help";

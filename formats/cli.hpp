@@ -4,10 +4,14 @@
 // Every bad value gives one line naming the flag, the value and what would be valid.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace irr::cli {
 
@@ -30,6 +34,9 @@ std::string Join(const std::vector<std::string>& items, const char* separator = 
 class Parser {
  public:
   Parser(const std::string& tool, const std::string& description);
+  ~Parser();
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
 
   // Options; `help` is the --help line. Values are checked while parsing.
   void Int(const std::string& flag, long long* value, long long min, long long max,
@@ -58,7 +65,7 @@ class Parser {
 
  private:
   std::string tool_;
-  CLI::App app_;
+  std::unique_ptr<CLI::App> app_;  // CLI11 stays out of this header (SMPI's mpi.h defines exit)
 };
 
 }  // namespace irr::cli
