@@ -136,7 +136,8 @@ void AddChecked(CLI::App& app, const std::string& flag, const std::string& type,
            if (!reason.empty()) throw CLI::ValidationError(flag, reason);
          },
          help)
-      ->type_name(type);
+      ->type_name(type)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // later flags override earlier
 }
 }  // namespace
 

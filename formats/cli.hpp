@@ -1,7 +1,8 @@
 // The one command-line dialect of the C++ tools (irrbench, irrfit, irrmodel), on CLI11: every
 // option takes `--x v` or `--x=v`, lists are comma-separated with no empty items, sizes accept
-// K/M/G/T suffixes, --help is generated and --version names the project version and git commit.
-// Every bad value gives one line naming the flag, the value and what would be valid.
+// K/M/G/T suffixes, a flag given twice takes the last value, --help is generated and --version
+// names the project version and git commit. Every bad value gives one line naming the flag, the
+// value and what would be valid.
 #pragma once
 
 #include <cstdint>

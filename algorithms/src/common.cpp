@@ -41,6 +41,17 @@ int GetPrivateComm(MPI_Comm comm, MPI_Comm* private_comm) {
   }
   MPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN);
   MPI_Comm_set_name(*dup, "libtuwcoll private");
+  // A simulator that runs all ranks in one process (SimGrid SMPI) shares MPI_COMM_WORLD's object,
+  // and so its attributes, between the ranks: another rank may have set ours during the
+  // (collective) dup. Setting it again would run the delete callback on the duplicate that rank
+  // uses; take that one instead. Real MPI keeps attributes per process: never found here.
+  rc = MPI_Comm_get_attr(comm, g_private_comm_keyval, &attribute, &found);
+  if (rc == MPI_SUCCESS && found) {
+    MPI_Comm_free(dup);
+    delete dup;
+    *private_comm = *static_cast<MPI_Comm*>(attribute);
+    return MPI_SUCCESS;
+  }
   rc = MPI_Comm_set_attr(comm, g_private_comm_keyval, dup);
   if (rc != MPI_SUCCESS) {
     MPI_Comm_free(dup);

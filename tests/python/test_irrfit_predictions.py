@@ -81,7 +81,7 @@ def test_irrfit_writes_a_fit_that_numpy_reproduces(flavour, tmp_path):
     ([], 1, "a ping-pong needs 2 processes, this run has 1"),
     (["--peer", 2], 2, "--peer: 2 is not a rank of this run (1..1)"),
     (["--nrep", 1], 2, "--nrep: '1' is not an integer >= 3"),
-    (["--max-bytes", "lots"], 2, "--max-bytes: 'lots' is not a size"),
+    (["--max-bytes", "lots"], 2, "--max-bytes: 'lots' is not a positive size"),
     (["--out", "/nonexistent/dir/fit.txt"], 2, "--out: cannot write '/nonexistent/dir/fit.txt'"),
     (["--fast"], 2, "unknown option '--fast'"),
 ])

@@ -48,8 +48,9 @@ def irrplot(*args):
 
 def in_process(files):
     from irrplots import figures, inputs
-    _, groups, _, _, _, stats, sources = inputs.analysed([str(f) for f in files])
-    return figures, stats, [g for g, _, _ in groups], inputs.caption_facts(sources)
+    result = inputs.analysed([str(f) for f in files])
+    return (figures, result.stats, [g for g, _, _ in result.groups],
+            inputs.caption_facts(result.sources))
 
 
 def test_time_vs_m_plots_the_medians_and_minima(tmp_path):
