@@ -33,6 +33,8 @@ void CountSend(int count, MPI_Datatype type, int tag) {
 }
 void CountRecv(int count, MPI_Datatype type, int tag) {
   if (!g_counting) return;
+  // Data receives take any tag: a poisoned message (an error class) may come instead of data.
+  if (tag == MPI_ANY_TAG) tag = TUWCOLL_TAG_DATA;
   g_traffic.recvs[tag]++;
   g_traffic.recv_bytes[tag] += Bytes(count, type);
 }

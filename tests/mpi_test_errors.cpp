@@ -104,8 +104,16 @@ TEST_F(Errors, TuwOneNegativeCountNoHang) {
   EXPECT_TRUE(AllRanks(ErrorClass(rc) == expected, comm_)) << "rank " << rank_ << " rc " << rc;
   EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
 
+  // Scatter: the bad process and the root report it; the bad process's subtree gets poison in
+  // place of data (the root cannot tell which of its blocks are wrong), so every other process
+  // either succeeds with its own block or reports the error too: never success with wrong data.
+  recv_.assign(2 * p_, 0);
+  for (int i = 0; i < 2 * p_; ++i) recv_[i] = 100 + i;
+  send_.assign(2, kFill);
   rc = Scatter(TUW_Scatterv, rank_ == bad ? -3 : 2, 0);
-  EXPECT_TRUE(AllRanks(ErrorClass(rc) == expected, comm_)) << "rank " << rank_ << " rc " << rc;
+  bool ok = ErrorClass(rc) == expected || (rank_ != bad && rank_ != 0 && rc != MPI_SUCCESS);
+  if (rc == MPI_SUCCESS) ok = ok && send_[0] == 100 + 2 * rank_ && send_[1] == 101 + 2 * rank_;
+  EXPECT_TRUE(AllRanks(ok, comm_)) << "rank " << rank_ << " rc " << rc;
   EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
 }
 

@@ -44,13 +44,18 @@ int Binomial_Scatterv(const void *sendbuf, const int sendcounts[], const int dis
 
 /* The tags libtuwcoll uses on its private duplicate of the user's communicator. User traffic
  * never shares that communicator; the values are public so that PMPI tools can tell the
- * construction messages (TUWCOLL_TAG_CONSTRUCT, TUWCOLL_TAG_INFORM) from data messages. */
+ * construction messages (TUWCOLL_TAG_CONSTRUCT, TUWCOLL_TAG_INFORM) from data messages.
+ * A transfer above 1 GiB goes in pieces (TUWCOLL_TAG_SIZE announces its size where the receiver
+ * does not know it); a process that cannot deliver valid data sends an empty message tagged
+ * TUWCOLL_TAG_POISON_BASE + the MPI error class instead, so that the receiver returns that error
+ * rather than waiting or reporting success. */
 enum {
   TUWCOLL_TAG_CONSTRUCT = 7501,
   TUWCOLL_TAG_INFORM = 7502,
   TUWCOLL_TAG_DATA = 7503,
-  TUWCOLL_TAG_HEADER = 7504,
-  TUWCOLL_TAG_SELF = 7505
+  TUWCOLL_TAG_SELF = 7505,
+  TUWCOLL_TAG_SIZE = 7506,
+  TUWCOLL_TAG_POISON_BASE = 8000
 };
 
 #ifdef __cplusplus

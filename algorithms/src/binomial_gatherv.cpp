@@ -1,6 +1,6 @@
 // Binomial_Gatherv: the problem-oblivious, ordered binomial tree (each subtree rooted at its last
-// process, except the one holding the root). The tree depends on p and root only, so non-root
-// parents learn their children's sizes from matched probes and every edge carries a message.
+// process, except the one holding the root). The tree depends on p and root only, so parents
+// learn their children's sizes from matched probes and every edge carries a transfer.
 #include "internal.hpp"
 
 using namespace tuw::detail;
@@ -11,15 +11,21 @@ extern "C" int Binomial_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                        displs,  recvtype,  root,     comm};
+  GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
-  rc = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  const int local = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
   tuw::tree::NodeView view = tuw::tree::ObliviousLocalView(ctx.rank, ctx.size, root);
-  view.own_bytes = own_bytes;
   ExecuteOptions options;
-  options.sizes_known_to_parents = false;
-  return RaiseError(comm, ExecuteGather(view, args, ctx, &block_bytes, options));
+  options.framing = Framing::kSelfDescribing;
+  // A process with bad arguments still takes its place (its parent expects a transfer) and sends
+  // poison, so that the root reports the error instead of waiting.
+  if (local != MPI_SUCCESS) {
+    own_bytes = 0;
+    args.sendcount = 0;
+    if (ctx.rank != root) options.prior_failure = local;
+  }
+  view.own_bytes = own_bytes;
+  rc = ExecuteGather(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, options);
+  return RaiseError(comm, local != MPI_SUCCESS ? local : rc);
 }

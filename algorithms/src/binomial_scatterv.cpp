@@ -10,20 +10,26 @@ extern "C" int Binomial_Scatterv(const void* sendbuf, const int sendcounts[], co
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  const ScatterArgs args{sendbuf,   sendcounts, displs, sendtype, recvbuf,
-                         recvcount, recvtype,   root,   comm};
+  ScatterArgs args{sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
-  rc = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  const int local = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
   tuw::tree::NodeView view = tuw::tree::ObliviousLocalView(ctx.rank, ctx.size, root);
+  ExecuteOptions options;
+  options.framing = Framing::kSelfDescribing;
+  // A process with bad arguments still takes its place: it forwards poison to its subtree.
+  if (local != MPI_SUCCESS) {
+    own_bytes = 0;
+    args.recvcount = 0;
+    if (ctx.rank != root) options.prior_failure = local;
+  }
   view.own_bytes = own_bytes;
-  if (ctx.rank == root) {
+  if (ctx.rank == root && local == MPI_SUCCESS) {
     for (tuw::tree::ChildEdge& c : view.children) {
       for (int i = c.lo; i <= c.hi; ++i) c.bytes += block_bytes[i];
     }
   }
-  ExecuteOptions options;
-  options.sizes_known_to_parents = false;
-  return RaiseError(comm, ExecuteScatter(view, args, ctx, &block_bytes, options));
+  rc = ExecuteScatter(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, local,
+                      options);
+  return RaiseError(comm, local != MPI_SUCCESS ? local : rc);
 }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <climits>
 
 #include "internal.hpp"
@@ -106,27 +107,94 @@ int MakeRangeType(const int* counts, const int* displs, MPI_Datatype type, int l
   return MPI_Type_commit(range_type);
 }
 
+namespace {
+
+// Elements of `type` per MPI_Pack step: the packed bytes of one step fit in MaxMessageBytes().
+int ElementsPerStep(MPI_Count type_size) {
+  if (type_size <= 0) return INT_MAX;
+  return static_cast<int>(std::max<std::int64_t>(1, MaxMessageBytes() / type_size));
+}
+
+}  // namespace
+
+int PackElements(const void* buf, int count, MPI_Datatype type, char* packed, MPI_Comm comm) {
+  MPI_Count type_size = 0;
+  int rc = MPI_Type_size_x(type, &type_size);
+  if (rc != MPI_SUCCESS) return rc;
+  const int step = ElementsPerStep(type_size);
+  for (int done = 0; done < count; done += std::min(step, count - done)) {
+    const int n = std::min(step, count - done);
+    int position = 0;
+    rc = MPI_Pack(OffsetBy(buf, done, type), n, type, packed + done * type_size,
+                  static_cast<int>(n * type_size), &position, comm);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+int UnpackElements(const char* packed, int count, MPI_Datatype type, void* buf, MPI_Comm comm) {
+  MPI_Count type_size = 0;
+  int rc = MPI_Type_size_x(type, &type_size);
+  if (rc != MPI_SUCCESS) return rc;
+  const int step = ElementsPerStep(type_size);
+  for (int done = 0; done < count; done += std::min(step, count - done)) {
+    const int n = std::min(step, count - done);
+    int position = 0;
+    rc = MPI_Unpack(packed + done * type_size, static_cast<int>(n * type_size), &position,
+                    OffsetBy(buf, done, type), n, type, comm);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+int PackBlocks(const void* buf, const int* counts, const int* displs, MPI_Datatype type, int lo,
+               int hi, char* packed, MPI_Comm comm) {
+  std::int64_t offset = 0;
+  for (int i = lo; i <= hi; ++i) {
+    int rc = PackElements(OffsetBy(buf, displs[i], type), counts[i], type, packed + offset, comm);
+    if (rc != MPI_SUCCESS) return rc;
+    offset += SignatureBytes(counts[i], type);
+  }
+  return MPI_SUCCESS;
+}
+
+int UnpackBlocks(const char* packed, const int* counts, const int* displs, MPI_Datatype type,
+                 int lo, int hi, void* buf, MPI_Comm comm) {
+  std::int64_t offset = 0;
+  for (int i = lo; i <= hi; ++i) {
+    int rc = UnpackElements(packed + offset, counts[i], type, OffsetBy(buf, displs[i], type), comm);
+    if (rc != MPI_SUCCESS) return rc;
+    offset += SignatureBytes(counts[i], type);
+  }
+  return MPI_SUCCESS;
+}
+
 int LocalCopy(const void* from, int from_count, MPI_Datatype from_type, void* to, int to_count,
               MPI_Datatype to_type, MPI_Comm private_comm, int rank) {
-  if (SignatureBytes(from_count, from_type) != SignatureBytes(to_count, to_type)) {
-    return MPI_ERR_TRUNCATE;
-  }
+  const std::int64_t bytes = SignatureBytes(from_count, from_type);
+  if (bytes != SignatureBytes(to_count, to_type)) return MPI_ERR_TRUNCATE;
   if (from_count == 0 && to_count == 0) return MPI_SUCCESS;
+  if (bytes > MaxMessageBytes()) {  // a message that large may not pass: pack and unpack
+    auto staging = TryByteBuffer(bytes);
+    if (!staging) return MPI_ERR_NO_MEM;
+    int rc = PackElements(from, from_count, from_type, staging.get(), private_comm);
+    if (rc != MPI_SUCCESS) return rc;
+    return UnpackElements(staging.get(), to_count, to_type, to, private_comm);
+  }
+  // A message to itself: a failure here leaves no other process waiting.
   return MPI_Sendrecv(from, from_count, from_type, rank, TUWCOLL_TAG_SELF, to, to_count, to_type,
                       rank, TUWCOLL_TAG_SELF, private_comm, MPI_STATUS_IGNORE);
 }
 
-void* OffsetBy(void* base, int displ, MPI_Datatype type) {
+void* OffsetBy(void* base, std::int64_t displ, MPI_Datatype type) {
   MPI_Aint lb = 0, extent = 0;
   MPI_Type_get_extent(type, &lb, &extent);
   return static_cast<char*>(base) + static_cast<MPI_Aint>(displ) * extent;
 }
 
-const void* OffsetBy(const void* base, int displ, MPI_Datatype type) {
+const void* OffsetBy(const void* base, std::int64_t displ, MPI_Datatype type) {
   return OffsetBy(const_cast<void*>(base), displ, type);
 }
-
-bool TooLargeForIntCount(std::int64_t bytes) { return bytes > INT_MAX; }
 
 }  // namespace tuw::detail
 

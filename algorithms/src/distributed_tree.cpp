@@ -34,6 +34,16 @@ Summary FromWire(const Wire& w) {
   return s;
 }
 
+// Runs an MPI call; if it fails (and so did nothing), notes the failure and runs it once more, so
+// that the peer still gets its message and the tree stays complete.
+template <typename Call>
+void WithRetry(int* failure, Call call) {
+  int rc = call();
+  if (rc == MPI_SUCCESS) return;
+  if (*failure == MPI_SUCCESS) *failure = rc;
+  call();
+}
+
 Summary Merge(const Summary& winner, const Summary& loser) {
   Summary merged = winner;
   merged.cube.total_bytes += loser.cube.total_bytes;
@@ -54,6 +64,7 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, std::int
   Summary as_gather_root = own;  // valid while gathering
   bool gathering = true;
 
+  int failure = MPI_SUCCESS;
   const int levels = tree::CeilLog2(p);
   for (int level = 0; level < levels; ++level) {
     tree::CubeRange sibling{};
@@ -67,15 +78,17 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, std::int
     const bool fixed_root = rank == mine.hi;
     if (fixed_root) {
       Wire out = ToWire(as_fixed_root), in{};
-      int rc = MPI_Sendrecv(out.data(), 4, MPI_INT64_T, sibling.hi, TUWCOLL_TAG_CONSTRUCT,
+      WithRetry(&failure, [&] {
+        return MPI_Sendrecv(out.data(), 4, MPI_INT64_T, sibling.hi, TUWCOLL_TAG_CONSTRUCT,
                             in.data(), 4, MPI_INT64_T, sibling.hi, TUWCOLL_TAG_CONSTRUCT,
                             private_comm, MPI_STATUS_IGNORE);
-      if (rc != MPI_SUCCESS) return rc;
+      });
       sibling_summary = FromWire(in);
       if (as_fixed_root.cube.gather_root != rank) {
-        rc = MPI_Send(in.data(), 4, MPI_INT64_T, as_fixed_root.cube.gather_root, TUWCOLL_TAG_INFORM,
-                      private_comm);
-        if (rc != MPI_SUCCESS) return rc;
+        WithRetry(&failure, [&] {
+          return MPI_Send(in.data(), 4, MPI_INT64_T, as_fixed_root.cube.gather_root,
+                          TUWCOLL_TAG_INFORM, private_comm);
+        });
       }
       const Summary& l = mine_is_left ? as_fixed_root : sibling_summary;
       const Summary& r = mine_is_left ? sibling_summary : as_fixed_root;
@@ -87,9 +100,10 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, std::int
     if (!gathering) continue;
     if (!fixed_root) {
       Wire in{};
-      int rc = MPI_Recv(in.data(), 4, MPI_INT64_T, mine.hi, TUWCOLL_TAG_INFORM, private_comm,
+      WithRetry(&failure, [&] {
+        return MPI_Recv(in.data(), 4, MPI_INT64_T, mine.hi, TUWCOLL_TAG_INFORM, private_comm,
                         MPI_STATUS_IGNORE);
-      if (rc != MPI_SUCCESS) return rc;
+      });
       sibling_summary = FromWire(in);
     }
     const Summary& l = mine_is_left ? as_gather_root : sibling_summary;
@@ -115,7 +129,7 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, std::int
     view->bytes = as_gather_root.cube.total_bytes;
   }
   *error_in_tree = as_gather_root.error;
-  return MPI_SUCCESS;
+  return failure;
 }
 
 }  // namespace tuw::detail

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../tree/hypercube_tree.hpp"
+#include "transfer.hpp"
 #include "tuwcoll.h"
 
 namespace tuw::detail {
@@ -65,6 +66,8 @@ int RootBlockBytes(const int* counts, MPI_Datatype type, int p,
 // MPI_SUCCESS). On return `view` is this process's node of the tree (equal to
 // tree::BuildTree's) and, at the root, *error_in_tree is the first error class any process
 // reported (MPI_SUCCESS if none): bad arguments anywhere never leave a process waiting.
+// An MPI call that fails is retried once with the same message, so the tree stays complete and
+// consistent; the first such failure is returned (the caller poisons what it sends).
 int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, std::int64_t own_bytes,
                       int local_error, tree::NodeView* view, int* error_in_tree);
 
@@ -75,23 +78,31 @@ int CheckGatherArgs(const GatherArgs& args, const CallContext& ctx, std::int64_t
 int CheckScatterArgs(const ScatterArgs& args, const CallContext& ctx, std::int64_t* own_bytes,
                      std::vector<std::int64_t>* block_bytes);
 
-// Options of the executors.
+// How an executor runs.
 struct ExecuteOptions {
-  // Oblivious trees: parents do not know child sizes, so every edge carries a message (possibly
-  // empty), and non-root parents learn sizes by matched probes (gather) or headers (scatter).
-  bool sizes_known_to_parents = true;
+  // kSizeKnown: adaptive trees, where every parent knows its children's sizes. kSelfDescribing:
+  // oblivious trees, where non-root parents learn them by probing (gather) or from the block
+  // sizes sent ahead (scatter), and every edge carries a transfer, empty or not.
+  Framing framing = Framing::kSizeKnown;
+  // A failure of this process before the data moves (the construction, or its own arguments in
+  // an oblivious tree): it still takes its part, and everything it sends is poisoned.
+  int prior_failure = MPI_SUCCESS;
 };
 
-// Runs the gather along `view` (all byte sizes filled in, except in oblivious mode where a
-// non-root's child sizes are probed). Root data lands directly in recvbuf through indexed
-// datatypes; non-roots use one contiguous intermediate buffer in rank order.
+// Runs the gather along `view` (all byte sizes filled in, except in self-describing framing
+// where a non-root's child sizes are probed). Root data lands directly in recvbuf through
+// indexed datatypes; non-roots use one contiguous intermediate buffer in rank order. Transfers
+// above MaxMessageBytes() go in pieces (through a contiguous staging buffer at the root).
+// Returns MPI_SUCCESS only if this process's result is complete and correct.
 int ExecuteGather(const tree::NodeView& view, const GatherArgs& args, const CallContext& ctx,
                   const std::vector<std::int64_t>* root_block_bytes, const ExecuteOptions& options);
 
 // Runs the scatter along `view`; the mirror image of ExecuteGather (children are served in
 // descending round, largest subtree first).
+// At the root, root_block_bytes == nullptr means its own arguments are bad (error class
+// root_error): its children get poison instead of data.
 int ExecuteScatter(const tree::NodeView& view, const ScatterArgs& args, const CallContext& ctx,
-                   const std::vector<std::int64_t>* root_block_bytes,
+                   const std::vector<std::int64_t>* root_block_bytes, int root_error,
                    const ExecuteOptions& options);
 
 // An indexed datatype selecting blocks [lo, hi] of a v-collective's buffer (counts/displs in
@@ -103,11 +114,18 @@ int MakeRangeType(const int* counts, const int* displs, MPI_Datatype type, int l
 int LocalCopy(const void* from, int from_count, MPI_Datatype from_type, void* to, int to_count,
               MPI_Datatype to_type, MPI_Comm private_comm, int rank);
 
-// Byte offset (in units of `type`'s extent) of block `displ` inside a buffer.
-void* OffsetBy(void* base, int displ, MPI_Datatype type);
-const void* OffsetBy(const void* base, int displ, MPI_Datatype type);
+// Byte offset (in units of `type`'s extent) of element `displ` inside a buffer.
+void* OffsetBy(void* base, std::int64_t displ, MPI_Datatype type);
+const void* OffsetBy(const void* base, std::int64_t displ, MPI_Datatype type);
 
-// Messages above INT_MAX bytes cannot be described with an int count of MPI_PACKED.
-bool TooLargeForIntCount(std::int64_t bytes);
+// MPI_Pack / MPI_Unpack of `count` elements whose packed size may exceed INT_MAX: done in steps
+// of at most MaxMessageBytes(). `packed` holds count * size(type) bytes.
+int PackElements(const void* buf, int count, MPI_Datatype type, char* packed, MPI_Comm comm);
+int UnpackElements(const char* packed, int count, MPI_Datatype type, void* buf, MPI_Comm comm);
+// The same for blocks lo..hi of a v-collective's buffer, in rank order.
+int PackBlocks(const void* buf, const int* counts, const int* displs, MPI_Datatype type, int lo,
+               int hi, char* packed, MPI_Comm comm);
+int UnpackBlocks(const char* packed, const int* counts, const int* displs, MPI_Datatype type,
+                 int lo, int hi, void* buf, MPI_Comm comm);
 
 }  // namespace tuw::detail

@@ -14,26 +14,45 @@ extern "C" int Linear_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                         displs,  recvtype,  root,     comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
+  // Bad local arguments: like MPI_Gatherv, only this process can tell (nobody else learns of it).
   rc = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  Transfers transfers(ctx.private_comm, Framing::kSizeKnown);
   if (ctx.rank != root) {
-    if (own_bytes == 0) return MPI_SUCCESS;
-    return RaiseError(
-        comm, MPI_Send(sendbuf, sendcount, sendtype, root, TUWCOLL_TAG_DATA, ctx.private_comm));
+    if (own_bytes <= MaxMessageBytes()) {
+      transfers.SendTyped(root, sendbuf, sendcount, sendtype, own_bytes);
+      return RaiseError(comm, transfers.Finish());
+    }
+    auto packed = TryByteBuffer(own_bytes);
+    transfers.Fail(packed
+                       ? PackElements(sendbuf, sendcount, sendtype, packed.get(), ctx.private_comm)
+                       : MPI_ERR_NO_MEM);
+    transfers.Send(root, packed.get(), own_bytes);
+    return RaiseError(comm, transfers.Finish());
   }
-  std::vector<MPI_Request> requests;
-  requests.reserve(ctx.size);
-  for (int i = 0; i < ctx.size && rc == MPI_SUCCESS; ++i) {
+  std::vector<std::pair<int, ByteBuffer>> staged;
+  for (int i = 0; i < ctx.size; ++i) {
     if (i == root || block_bytes[i] == 0) continue;
-    requests.push_back(MPI_REQUEST_NULL);
-    rc = MPI_Irecv(OffsetBy(recvbuf, displs[i], recvtype), recvcounts[i], recvtype, i,
-                   TUWCOLL_TAG_DATA, ctx.private_comm, &requests.back());
+    void* block = OffsetBy(recvbuf, displs[i], recvtype);
+    if (block_bytes[i] <= MaxMessageBytes()) {
+      transfers.ReceiveTyped(i, block, recvcounts[i], recvtype, block_bytes[i]);
+      continue;
+    }
+    auto packed = TryByteBuffer(block_bytes[i]);
+    if (!packed) transfers.Fail(MPI_ERR_NO_MEM);
+    transfers.Receive(i, packed.get(), block_bytes[i]);
+    if (packed) staged.emplace_back(i, std::move(packed));
   }
-  if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) {
-    rc = LocalCopy(sendbuf, sendcount, sendtype, OffsetBy(recvbuf, displs[root], recvtype),
-                   recvcounts[root], recvtype, ctx.private_comm, ctx.rank);
+  if (sendbuf != MPI_IN_PLACE) {
+    transfers.Fail(LocalCopy(sendbuf, sendcount, sendtype,
+                             OffsetBy(recvbuf, displs[root], recvtype), recvcounts[root], recvtype,
+                             ctx.private_comm, ctx.rank));
   }
-  const int wait_rc =
-      MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-  return RaiseError(comm, rc != MPI_SUCCESS ? rc : wait_rc);
+  if (transfers.Finish() == MPI_SUCCESS) {
+    for (const auto& [i, packed] : staged) {
+      transfers.Fail(UnpackElements(packed.get(), recvcounts[i], recvtype,
+                                    OffsetBy(recvbuf, displs[i], recvtype), ctx.private_comm));
+    }
+  }
+  return RaiseError(comm, transfers.error());
 }

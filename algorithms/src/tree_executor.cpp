@@ -1,8 +1,8 @@
-// Executes a gather or scatter tree (tree::NodeView) with non-blocking point-to-point messages.
-// Blocks always travel in rank order, so a contiguous buffer per node suffices and no block is
-// ever reordered; at the root, indexed datatypes put data straight into the user's buffer.
+// Executes a gather or scatter tree (tree::NodeView) over Transfers (transfer.hpp): any size,
+// failures passed on as poison. Blocks always travel in rank order, so a contiguous buffer per
+// node suffices and no block is ever reordered; at the root, indexed datatypes put data straight
+// into the user's buffer (transfers above MaxMessageBytes() go through a staging buffer there).
 #include <algorithm>
-#include <climits>
 #include <memory>
 
 #include "internal.hpp"
@@ -10,20 +10,10 @@
 namespace tuw::detail {
 namespace {
 
-// Keeps the first error; later ones are usually consequences.
-void Note(int* error, int rc) {
-  if (*error == MPI_SUCCESS && rc != MPI_SUCCESS) *error = rc;
-}
-
 std::int64_t RangeBytes(const std::vector<std::int64_t>& block_bytes, int lo, int hi) {
   std::int64_t sum = 0;
   for (int i = lo; i <= hi; ++i) sum += block_bytes[i];
   return sum;
-}
-
-// An uninitialised byte buffer (std::vector would zero it, costing a pass over the data).
-std::unique_ptr<char[]> ByteBuffer(std::int64_t bytes) {
-  return std::unique_ptr<char[]>(new char[std::max<std::int64_t>(bytes, 1)]);
 }
 
 // Children in descending round: the scatter serves the largest subtree first.
@@ -33,239 +23,233 @@ std::vector<std::size_t> DescendingRounds(const tree::NodeView& view) {
   return order;
 }
 
-int WaitAll(std::vector<MPI_Request>* requests) {
-  if (requests->empty()) return MPI_SUCCESS;
-  std::vector<MPI_Status> statuses(requests->size());
-  int rc = MPI_Waitall(static_cast<int>(requests->size()), requests->data(), statuses.data());
-  if (rc == MPI_ERR_IN_STATUS) {
-    for (const MPI_Status& s : statuses) {
-      if (s.MPI_ERROR != MPI_SUCCESS && s.MPI_ERROR != MPI_ERR_PENDING) return s.MPI_ERROR;
-    }
+// Indexed datatypes and staging buffers of the root, freed when the call ends.
+class RootResources {
+ public:
+  ~RootResources() {
+    for (MPI_Datatype& t : types_) MPI_Type_free(&t);
   }
-  return rc;
-}
+  int RangeType(const int* counts, const int* displs, MPI_Datatype type, int lo, int hi,
+                MPI_Datatype* range_type) {
+    int rc = MakeRangeType(counts, displs, type, lo, hi, range_type);
+    if (rc == MPI_SUCCESS) types_.push_back(*range_type);
+    return rc;
+  }
+  char* Staging(std::int64_t bytes) {
+    staging_.push_back(TryByteBuffer(bytes));
+    return staging_.back().get();
+  }
 
-void FreeTypes(std::vector<MPI_Datatype>* types) {
-  for (MPI_Datatype& t : *types) MPI_Type_free(&t);
-  types->clear();
-}
+ private:
+  std::vector<MPI_Datatype> types_;
+  std::vector<ByteBuffer> staging_;
+};
+
+struct StagedRange {
+  const char* packed;
+  int lo, hi;
+};
 
 // block_bytes == nullptr: the root's own arguments are bad; it only drains its children.
 int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallContext& ctx,
                  const std::vector<std::int64_t>* block_bytes, const ExecuteOptions& options) {
-  int error = MPI_SUCCESS;
-  std::vector<MPI_Request> requests;
-  std::vector<MPI_Datatype> types;
-  std::vector<std::unique_ptr<char[]>> drains;
+  Transfers transfers(ctx.private_comm, options.framing);
+  transfers.Fail(options.prior_failure);
+  RootResources resources;
+  std::vector<StagedRange> staged;
+  int mismatch = MPI_SUCCESS;
+  const bool probed = options.framing == Framing::kSelfDescribing;
   for (const tree::ChildEdge& c : view.children) {
-    if (options.sizes_known_to_parents && c.bytes == 0) continue;
-    if (TooLargeForIntCount(c.bytes)) {  // the child refuses to send it as well
-      Note(&error, MPI_ERR_COUNT);
-      continue;
-    }
-    MPI_Request request;
-    if (options.sizes_known_to_parents &&
-        (block_bytes == nullptr || c.bytes != RangeBytes(*block_bytes, c.lo, c.hi))) {
-      // The processes' counts disagree with the root's recvcounts: take the message anyway so
+    const std::int64_t bytes = probed ? transfers.Probe(c.child) : c.bytes;
+    if (bytes < 0) continue;  // poisoned: nothing follows
+    if (block_bytes == nullptr || bytes != RangeBytes(*block_bytes, c.lo, c.hi)) {
+      // The processes' counts disagree with the root's recvcounts: take the data anyway so
       // that nobody waits, and report it.
-      Note(&error, MPI_ERR_TRUNCATE);
-      drains.push_back(ByteBuffer(c.bytes));
-      Note(&error, MPI_Irecv(drains.back().get(), static_cast<int>(c.bytes), MPI_PACKED, c.child,
-                             TUWCOLL_TAG_DATA, ctx.private_comm, &request));
-    } else {
+      if (block_bytes != nullptr) mismatch = MPI_ERR_TRUNCATE;
+      transfers.Receive(c.child, nullptr, bytes);
+    } else if (bytes == 0 && !probed) {
+      continue;  // no message
+    } else if (bytes <= MaxMessageBytes()) {
       MPI_Datatype range_type;
-      int rc = MakeRangeType(a.recvcounts, a.displs, a.recvtype, c.lo, c.hi, &range_type);
-      if (rc != MPI_SUCCESS) return rc;
-      types.push_back(range_type);
-      Note(&error, MPI_Irecv(a.recvbuf, 1, range_type, c.child, TUWCOLL_TAG_DATA, ctx.private_comm,
-                             &request));
+      int rc = resources.RangeType(a.recvcounts, a.displs, a.recvtype, c.lo, c.hi, &range_type);
+      if (rc == MPI_SUCCESS) {
+        transfers.ReceiveTyped(c.child, a.recvbuf, 1, range_type, bytes);
+      } else {
+        transfers.Fail(rc);
+        transfers.Receive(c.child, nullptr, bytes);
+      }
+    } else {
+      char* staging = resources.Staging(bytes);
+      if (staging == nullptr) transfers.Fail(MPI_ERR_NO_MEM);
+      transfers.Receive(c.child, staging, bytes);
+      if (staging != nullptr) staged.push_back({staging, c.lo, c.hi});
     }
-    requests.push_back(request);
   }
+  int local = MPI_SUCCESS;
   if (block_bytes != nullptr && a.sendbuf != MPI_IN_PLACE) {
-    Note(&error, LocalCopy(a.sendbuf, a.sendcount, a.sendtype,
-                           OffsetBy(a.recvbuf, a.displs[ctx.rank], a.recvtype),
-                           a.recvcounts[ctx.rank], a.recvtype, ctx.private_comm, ctx.rank));
+    local = LocalCopy(a.sendbuf, a.sendcount, a.sendtype,
+                      OffsetBy(a.recvbuf, a.displs[ctx.rank], a.recvtype), a.recvcounts[ctx.rank],
+                      a.recvtype, ctx.private_comm, ctx.rank);
   }
-  Note(&error, WaitAll(&requests));
-  FreeTypes(&types);
-  return error;
+  transfers.Fail(local);
+  if (transfers.Finish() != MPI_SUCCESS) return transfers.error();
+  for (const StagedRange& s : staged) {
+    transfers.Fail(UnpackBlocks(s.packed, a.recvcounts, a.displs, a.recvtype, s.lo, s.hi, a.recvbuf,
+                                ctx.private_comm));
+  }
+  return transfers.error() != MPI_SUCCESS ? transfers.error() : mismatch;
 }
 
 int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext& ctx,
                     const ExecuteOptions& options) {
-  int error = MPI_SUCCESS;
-  const bool always_send = !options.sizes_known_to_parents;
-  if (view.children.empty()) {
-    if ((always_send || view.bytes > 0) && !TooLargeForIntCount(view.bytes)) {
-      return MPI_Send(a.sendbuf, a.sendcount, a.sendtype, view.parent, TUWCOLL_TAG_DATA,
-                      ctx.private_comm);
-    }
-    return TooLargeForIntCount(view.bytes) ? MPI_ERR_COUNT : MPI_SUCCESS;
+  Transfers transfers(ctx.private_comm, options.framing);
+  transfers.Fail(options.prior_failure);
+  if (view.children.empty() && view.own_bytes <= MaxMessageBytes()) {  // straight from sendbuf
+    transfers.SendTyped(view.parent, a.sendbuf, a.sendcount, a.sendtype, view.own_bytes);
+    return transfers.Finish();
   }
-  // Oblivious tree: learn the children's sizes from their messages. MPI_Probe, not the
-  // thread-safer MPI_Mprobe (which SimGrid's SMPI lacks): the receive below names the same
-  // source and tag on the call's private communicator, so it matches the probed message
-  // (messages between two processes do not overtake).
-  const bool probed = !options.sizes_known_to_parents;
-  if (probed) {
+  // Oblivious tree: learn the children's sizes from their messages (a poisoned child counts 0).
+  if (options.framing == Framing::kSelfDescribing) {
     view.bytes = view.own_bytes;
     for (tree::ChildEdge& c : view.children) {
-      MPI_Status status;
-      int rc = MPI_Probe(c.child, TUWCOLL_TAG_DATA, ctx.private_comm, &status);
-      if (rc != MPI_SUCCESS) return rc;
-      int count = 0;
-      MPI_Get_count(&status, MPI_PACKED, &count);
-      c.bytes = count;
-      view.bytes += count;
+      c.bytes = std::max<std::int64_t>(transfers.Probe(c.child), 0);
+      view.bytes += c.bytes;
     }
   }
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
-  auto buffer = ByteBuffer(view.bytes);
-  if (view.own_bytes > 0) {
-    if (TooLargeForIntCount(view.own_bytes)) {
-      Note(&error, MPI_ERR_COUNT);
-    } else {
-      int position = 0;
-      Note(&error, MPI_Pack(a.sendbuf, a.sendcount, a.sendtype, buffer.get() + offsets.own,
-                            static_cast<int>(view.own_bytes), &position, ctx.private_comm));
-    }
+  auto buffer = TryByteBuffer(view.bytes);
+  if (!buffer) transfers.Fail(MPI_ERR_NO_MEM);
+  if (buffer && view.own_bytes > 0) {
+    transfers.Fail(PackElements(a.sendbuf, a.sendcount, a.sendtype, buffer.get() + offsets.own,
+                                ctx.private_comm));
   }
-  std::vector<MPI_Request> requests;
   for (std::size_t k = 0; k < view.children.size(); ++k) {
     const tree::ChildEdge& c = view.children[k];
-    MPI_Request request;
-    if (probed || (c.bytes > 0 && !TooLargeForIntCount(c.bytes))) {  // probed: even empty ones
-      Note(&error, MPI_Irecv(buffer.get() + offsets.child[k], static_cast<int>(c.bytes), MPI_PACKED,
-                             c.child, TUWCOLL_TAG_DATA, ctx.private_comm, &request));
-    } else {
-      if (TooLargeForIntCount(c.bytes)) Note(&error, MPI_ERR_COUNT);
-      continue;
-    }
-    requests.push_back(request);
+    transfers.Receive(c.child, buffer ? buffer.get() + offsets.child[k] : nullptr, c.bytes);
   }
-  Note(&error, WaitAll(&requests));
-  if (TooLargeForIntCount(view.bytes)) return MPI_ERR_COUNT;
-  if (always_send || view.bytes > 0) {
-    Note(&error, MPI_Send(buffer.get(), static_cast<int>(view.bytes), MPI_PACKED, view.parent,
-                          TUWCOLL_TAG_DATA, ctx.private_comm));
-  }
-  return error;
+  transfers.Finish();
+  transfers.Send(view.parent, buffer.get(), view.bytes);  // poisoned if anything failed
+  return transfers.Finish();
 }
 
-// block_bytes == nullptr: the root's own arguments are bad; it only feeds its children zeros.
+// block_bytes == nullptr: the root's own arguments (error class root_error) are bad; its
+// children get poison instead of data.
 int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallContext& ctx,
-                  const std::vector<std::int64_t>* block_bytes, const ExecuteOptions& options) {
-  int error = MPI_SUCCESS;
-  std::vector<MPI_Request> requests;
-  std::vector<MPI_Datatype> types;
-  std::vector<std::vector<std::int64_t>> headers;
-  std::vector<std::unique_ptr<char[]>> fillers;
-  headers.reserve(view.children.size());
+                  const std::vector<std::int64_t>* block_bytes, int root_error,
+                  const ExecuteOptions& options) {
+  Transfers transfers(ctx.private_comm, options.framing);
+  transfers.Fail(options.prior_failure);
+  if (block_bytes == nullptr) transfers.Fail(root_error);
+  RootResources resources;
+  const bool self_describing = options.framing == Framing::kSelfDescribing;
+  int mismatch = MPI_SUCCESS;
   for (std::size_t k : DescendingRounds(view)) {
     const tree::ChildEdge& c = view.children[k];
-    MPI_Request request;
-    if (!options.sizes_known_to_parents && c.hi > c.lo) {  // an inner node needs the sizes
-      headers.emplace_back(block_bytes->begin() + c.lo, block_bytes->begin() + c.hi + 1);
-      Note(&error, MPI_Isend(headers.back().data(), c.hi - c.lo + 1, MPI_INT64_T, c.child,
-                             TUWCOLL_TAG_HEADER, ctx.private_comm, &request));
-      requests.push_back(request);
-    }
-    if (options.sizes_known_to_parents && c.bytes == 0) continue;
-    if (TooLargeForIntCount(c.bytes)) {
-      Note(&error, MPI_ERR_COUNT);
+    if (!self_describing && c.bytes == 0) {  // the subtree expects no message, not even a poison
+      if (block_bytes != nullptr && RangeBytes(*block_bytes, c.lo, c.hi) != 0) {
+        mismatch = MPI_ERR_TRUNCATE;
+      }
       continue;
     }
-    if (options.sizes_known_to_parents &&
-        (block_bytes == nullptr || c.bytes != RangeBytes(*block_bytes, c.lo, c.hi))) {
-      // The processes expect other sizes than sendcounts say: send what they expect (zeros) so
-      // that nobody waits, and report it.
-      Note(&error, MPI_ERR_TRUNCATE);
-      fillers.push_back(ByteBuffer(c.bytes));
-      std::fill_n(fillers.back().get(), c.bytes, 0);
-      Note(&error, MPI_Isend(fillers.back().get(), static_cast<int>(c.bytes), MPI_PACKED, c.child,
-                             TUWCOLL_TAG_DATA, ctx.private_comm, &request));
-    } else {
-      MPI_Datatype range_type;
-      int rc = MakeRangeType(a.sendcounts, a.displs, a.sendtype, c.lo, c.hi, &range_type);
-      if (rc != MPI_SUCCESS) return rc;
-      types.push_back(range_type);
-      Note(&error, MPI_Isend(a.sendbuf, 1, range_type, c.child, TUWCOLL_TAG_DATA, ctx.private_comm,
-                             &request));
+    if (self_describing && c.hi > c.lo) {  // an inner node of an oblivious tree needs the sizes
+      const std::int64_t* sizes = block_bytes ? block_bytes->data() + c.lo : nullptr;
+      transfers.SendTyped(c.child, sizes, c.hi - c.lo + 1, MPI_INT64_T, 8 * (c.hi - c.lo + 1));
     }
-    requests.push_back(request);
+    if (transfers.failed()) {
+      transfers.SendPoison(c.child, transfers.error());
+      continue;
+    }
+    const std::int64_t bytes = RangeBytes(*block_bytes, c.lo, c.hi);
+    if (!self_describing && c.bytes != bytes) {
+      // The processes expect other sizes than sendcounts say: poison their data and report it.
+      mismatch = MPI_ERR_TRUNCATE;
+      transfers.SendPoison(c.child, MPI_ERR_TRUNCATE);
+    } else if (bytes <= MaxMessageBytes()) {
+      MPI_Datatype range_type;
+      int rc = resources.RangeType(a.sendcounts, a.displs, a.sendtype, c.lo, c.hi, &range_type);
+      transfers.Fail(rc);
+      transfers.SendTyped(c.child, a.sendbuf, 1, range_type, bytes);
+    } else {
+      char* staging = resources.Staging(bytes);
+      transfers.Fail(staging == nullptr ? MPI_ERR_NO_MEM
+                                        : PackBlocks(a.sendbuf, a.sendcounts, a.displs, a.sendtype,
+                                                     c.lo, c.hi, staging, ctx.private_comm));
+      transfers.Send(c.child, staging, bytes);
+    }
   }
+  int local = MPI_SUCCESS;
   if (block_bytes != nullptr && a.recvbuf != MPI_IN_PLACE) {
-    Note(&error,
-         LocalCopy(OffsetBy(a.sendbuf, a.displs[ctx.rank], a.sendtype), a.sendcounts[ctx.rank],
-                   a.sendtype, a.recvbuf, a.recvcount, a.recvtype, ctx.private_comm, ctx.rank));
+    local = LocalCopy(OffsetBy(a.sendbuf, a.displs[ctx.rank], a.sendtype), a.sendcounts[ctx.rank],
+                      a.sendtype, a.recvbuf, a.recvcount, a.recvtype, ctx.private_comm, ctx.rank);
   }
-  Note(&error, WaitAll(&requests));
-  FreeTypes(&types);
-  return error;
+  transfers.Finish();
+  if (block_bytes == nullptr) return root_error;
+  if (local != MPI_SUCCESS) return local;
+  return transfers.error() != MPI_SUCCESS ? transfers.error() : mismatch;
 }
 
 int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContext& ctx,
                      const ExecuteOptions& options) {
-  int error = MPI_SUCCESS;
-  const bool always_send = !options.sizes_known_to_parents;
-  if (view.children.empty()) {
-    if ((always_send || view.bytes > 0) && !TooLargeForIntCount(view.bytes)) {
-      return MPI_Recv(a.recvbuf, a.recvcount, a.recvtype, view.parent, TUWCOLL_TAG_DATA,
-                      ctx.private_comm, MPI_STATUS_IGNORE);
-    }
-    return TooLargeForIntCount(view.bytes) ? MPI_ERR_COUNT : MPI_SUCCESS;
-  }
+  Transfers transfers(ctx.private_comm, options.framing);
+  transfers.Fail(options.prior_failure);
+  const bool self_describing = options.framing == Framing::kSelfDescribing;
   std::vector<std::int64_t> header;
-  bool own_matches = true;
-  if (!options.sizes_known_to_parents) {  // oblivious: the parent sends the block sizes first
-    header.resize(view.hi - view.lo + 1);
-    int rc = MPI_Recv(header.data(), static_cast<int>(header.size()), MPI_INT64_T, view.parent,
-                      TUWCOLL_TAG_HEADER, ctx.private_comm, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) return rc;
-    own_matches = header[view.rank - view.lo] == view.own_bytes;
-    view.own_bytes = header[view.rank - view.lo];
-    view.bytes = RangeBytes(header, 0, static_cast<int>(header.size()) - 1);
-    for (tree::ChildEdge& c : view.children) {
-      c.bytes = RangeBytes(header, c.lo - view.lo, c.hi - view.lo);
+  if (view.children.empty()) view.bytes = view.own_bytes;  // (oblivious views carry no sizes)
+  if (self_describing && !view.children.empty()) {         // the parent sends the block sizes first
+    header.assign(view.hi - view.lo + 1, 0);
+    const std::int64_t announced = transfers.Probe(view.parent);
+    const std::int64_t expected = static_cast<std::int64_t>(8 * header.size());
+    if (announced >= 0 && announced != expected) transfers.Fail(MPI_ERR_TRUNCATE);
+    char* dest = announced == expected ? reinterpret_cast<char*>(header.data()) : nullptr;
+    transfers.Receive(view.parent, dest, std::max<std::int64_t>(announced, 0));
+    transfers.Finish();
+    if (!transfers.failed()) {
+      if (header[view.rank - view.lo] != view.own_bytes) transfers.Fail(MPI_ERR_TRUNCATE);
+      view.bytes = RangeBytes(header, 0, static_cast<int>(header.size()) - 1);
+      for (tree::ChildEdge& c : view.children) {
+        c.bytes = RangeBytes(header, c.lo - view.lo, c.hi - view.lo);
+      }
+    } else {
+      std::fill(header.begin(), header.end(), 0);
+      view.bytes = 0;
+      view.own_bytes = 0;
+      for (tree::ChildEdge& c : view.children) c.bytes = 0;
     }
   }
-  const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
-  auto buffer = ByteBuffer(view.bytes);
-  if (TooLargeForIntCount(view.bytes)) {
-    Note(&error, MPI_ERR_COUNT);
-    std::fill_n(buffer.get(), view.bytes, 0);
-  } else if (always_send || view.bytes > 0) {
-    Note(&error, MPI_Recv(buffer.get(), static_cast<int>(view.bytes), MPI_PACKED, view.parent,
-                          TUWCOLL_TAG_DATA, ctx.private_comm, MPI_STATUS_IGNORE));
+  // What arrives from the parent: in an oblivious tree, whatever it announces.
+  std::int64_t incoming = view.bytes;
+  if (self_describing) {
+    incoming = transfers.Probe(view.parent);
+    if (incoming >= 0 && incoming != view.bytes) transfers.Fail(MPI_ERR_TRUNCATE);
+    incoming = std::max<std::int64_t>(incoming, 0);
   }
-  std::vector<MPI_Request> requests;
+  if (view.children.empty() && view.own_bytes <= MaxMessageBytes()) {  // straight into recvbuf
+    if (incoming == view.own_bytes) {
+      transfers.ReceiveTyped(view.parent, a.recvbuf, a.recvcount, a.recvtype, incoming);
+    } else {
+      transfers.Receive(view.parent, nullptr, incoming);
+    }
+    return transfers.Finish();
+  }
+  auto buffer = TryByteBuffer(incoming);
+  if (!buffer) transfers.Fail(MPI_ERR_NO_MEM);
+  const bool fits = !transfers.failed() && incoming == view.bytes;
+  transfers.Receive(view.parent, fits ? buffer.get() : nullptr, incoming);
+  transfers.Finish();
+  const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
   for (std::size_t k : DescendingRounds(view)) {
     const tree::ChildEdge& c = view.children[k];
-    MPI_Request request;
-    if (!options.sizes_known_to_parents && c.hi > c.lo) {
-      Note(&error, MPI_Isend(header.data() + (c.lo - view.lo), c.hi - c.lo + 1, MPI_INT64_T,
-                             c.child, TUWCOLL_TAG_HEADER, ctx.private_comm, &request));
-      requests.push_back(request);
+    if (self_describing && c.hi > c.lo) {
+      transfers.SendTyped(c.child, header.data() + (c.lo - view.lo), c.hi - c.lo + 1, MPI_INT64_T,
+                          8 * (c.hi - c.lo + 1));
     }
-    if (!(always_send || c.bytes > 0)) continue;
-    if (TooLargeForIntCount(c.bytes)) {
-      Note(&error, MPI_ERR_COUNT);
-      continue;
-    }
-    Note(&error, MPI_Isend(buffer.get() + offsets.child[k], static_cast<int>(c.bytes), MPI_PACKED,
-                           c.child, TUWCOLL_TAG_DATA, ctx.private_comm, &request));
-    requests.push_back(request);
+    transfers.Send(c.child, buffer.get() + offsets.child[k], c.bytes);  // poisoned on failure
   }
-  if (!own_matches) {
-    Note(&error, MPI_ERR_TRUNCATE);
-  } else if (view.own_bytes > 0) {
-    int position = 0;
-    Note(&error, MPI_Unpack(buffer.get() + offsets.own, static_cast<int>(view.own_bytes), &position,
-                            a.recvbuf, a.recvcount, a.recvtype, ctx.private_comm));
+  if (!transfers.failed() && view.own_bytes > 0) {
+    transfers.Fail(UnpackElements(buffer.get() + offsets.own, a.recvcount, a.recvtype, a.recvbuf,
+                                  ctx.private_comm));
   }
-  Note(&error, WaitAll(&requests));
-  return error;
+  return transfers.Finish();
 }
 
 }  // namespace
@@ -278,9 +262,11 @@ int ExecuteGather(const tree::NodeView& view, const GatherArgs& args, const Call
 }
 
 int ExecuteScatter(const tree::NodeView& view, const ScatterArgs& args, const CallContext& ctx,
-                   const std::vector<std::int64_t>* root_block_bytes,
+                   const std::vector<std::int64_t>* root_block_bytes, int root_error,
                    const ExecuteOptions& options) {
-  if (ctx.rank == args.root) return ScatterAtRoot(view, args, ctx, root_block_bytes, options);
+  if (ctx.rank == args.root) {
+    return ScatterAtRoot(view, args, ctx, root_block_bytes, root_error, options);
+  }
   return ScatterAtNonRoot(view, args, ctx, options);
 }
 

@@ -22,10 +22,10 @@ extern "C" int TUW_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype send
   }
   tuw::tree::NodeView view;
   int error_in_tree = MPI_SUCCESS;
-  rc = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, root, own_bytes, local, &view,
-                         &error_in_tree);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  rc = ExecuteGather(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, {});
+  ExecuteOptions options;
+  options.prior_failure = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, root, own_bytes,
+                                            local, &view, &error_in_tree);
+  rc = ExecuteGather(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, options);
   // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
   if (ctx.rank == root && error_in_tree != MPI_SUCCESS) rc = error_in_tree;
   if (local != MPI_SUCCESS) rc = local;

@@ -20,10 +20,11 @@ extern "C" int TUW_Scatterv(const void* sendbuf, const int sendcounts[], const i
   }
   tuw::tree::NodeView view;
   int error_in_tree = MPI_SUCCESS;
-  rc = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, root, own_bytes, local, &view,
-                         &error_in_tree);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  rc = ExecuteScatter(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, {});
+  ExecuteOptions options;
+  options.prior_failure = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, root, own_bytes,
+                                            local, &view, &error_in_tree);
+  rc = ExecuteScatter(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, local,
+                      options);
   // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
   if (ctx.rank == root && error_in_tree != MPI_SUCCESS) rc = error_in_tree;
   if (local != MPI_SUCCESS) rc = local;

@@ -1,0 +1,111 @@
+// The point-to-point layer of libtuwcoll's executors. Three promises:
+//  - any size: a transfer larger than MaxMessageBytes() goes in pieces, so no message ever needs
+//    a count above INT_MAX although a subtree may carry far more than 2 GiB;
+//  - failures travel: a process that cannot produce valid data sends a *poisoned* message (empty,
+//    its tag carries the MPI error class) in place of the data, so the receiver learns why instead
+//    of waiting or taking garbage for data; receivers poison what they forward in turn;
+//  - one retry: an MPI call that fails is noted and retried once in a form that completes the
+//    protocol (a failed send is re-sent as poison, a failed receive/probe/wait is repeated), so a
+//    single failure on one process never leaves a peer waiting.
+// Framing (both ends agree per algorithm):
+//  - kSizeKnown (adaptive trees, linear): the receiver knows the size; a zero-size transfer sends
+//    no message; otherwise pieces of at most MaxMessageBytes() in order.
+//  - kSelfDescribing (oblivious trees): the receiver learns the size by probing the first message;
+//    every transfer sends at least one message: the data itself if it fits in one message, else a
+//    size announcement (one int64, TUWCOLL_TAG_SIZE) followed by the pieces.
+// A poisoned message may replace the first or any later piece and ends the transfer.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace tuw::detail {
+
+// Largest single message: 1 GiB. TUWCOLL_TEST_MAX_MESSAGE_BYTES lowers it so that tests exercise
+// the pieces with small data; it must then be the same on every process.
+std::int64_t MaxMessageBytes();
+
+// An error class travels in the tag of a poisoned message.
+int PoisonTag(int error_code);
+bool IsPoisonTag(int tag, int* error_class);
+
+// The MPI error class of an error code (codes may carry more than the class).
+int ErrorClassOf(int code);
+
+// An uninitialised byte buffer, or nullptr if the memory is not there (the caller reports
+// MPI_ERR_NO_MEM and drains what it would have received). Buffers of 8 MiB and more are backed
+// by transparent huge pages where the kernel offers them: a fresh buffer is touched page by page,
+// and with 4 KiB pages that first touch costs more than moving the data (2.6 s per GiB measured
+// on this project's VMs, 0.1 s with huge pages).
+struct ByteBufferDeleter {
+  bool huge = false;
+  void operator()(char* p) const;
+};
+using ByteBuffer = std::unique_ptr<char[], ByteBufferDeleter>;
+ByteBuffer TryByteBuffer(std::int64_t bytes);
+
+enum class Framing { kSizeKnown, kSelfDescribing };
+
+class Transfers {
+ public:
+  Transfers(MPI_Comm comm, Framing framing) : comm_(comm), framing_(framing) {}
+  Transfers(const Transfers&) = delete;
+  Transfers& operator=(const Transfers&) = delete;
+
+  // The first failure this process saw or was told of (an error class); MPI_SUCCESS if none.
+  // Once set, everything this process sends is poisoned.
+  int error() const { return error_; }
+  bool failed() const { return error_ != MPI_SUCCESS; }
+  void Fail(int code);
+
+  // Receives, posted now and completed by Finish(). dest == nullptr drains the transfer (after a
+  // failure that left no place for it).
+  void Receive(int source, char* dest, std::int64_t bytes);
+  // A transfer that fits in one message straight into a typed buffer (the root's indexed types).
+  void ReceiveTyped(int source, void* buf, int count, MPI_Datatype type, std::int64_t bytes);
+  // kSelfDescribing: waits for the next transfer from source and returns its size (0 if it is a
+  // poison, which is noted). Receive(source, ..., size) must follow.
+  std::int64_t Probe(int source);
+
+  // Sends, posted now. If this process has failed, a poison goes instead of the data.
+  void Send(int dest, const char* data, std::int64_t bytes);
+  // A transfer of `bytes` <= MaxMessageBytes() straight from a typed buffer.
+  void SendTyped(int dest, const void* buf, int count, MPI_Datatype type, std::int64_t bytes);
+  // A poison with this error class in place of a transfer the receiver expects.
+  void SendPoison(int dest, int code);
+
+  // Completes everything posted (further pieces of long receives included). Returns error().
+  int Finish();
+
+ private:
+  struct Inbound {
+    int source;
+    char* dest;            // contiguous destination (nullptr: typed, or drained without room)
+    bool typed;            // one message into a typed buffer
+    bool discard;          // drained: every piece lands in the same scratch
+    int discard_capacity;  // room of that scratch
+    std::int64_t bytes;    // the whole transfer
+    std::int64_t received = 0;
+  };
+  void Post(MPI_Request request, int inbound);
+  void PostNextPiece(int inbound);
+  void PostSend(int dest, const void* buf, int count, MPI_Datatype type, int tag);
+  void Settle(int inbound, const MPI_Status& status, bool status_has_error);
+  int WaitAll(std::vector<MPI_Request>* requests, std::vector<MPI_Status>* statuses);
+
+  MPI_Comm comm_;
+  Framing framing_;
+  int error_ = MPI_SUCCESS;
+  std::vector<Inbound> inbound_;
+  std::vector<MPI_Request> requests_;
+  std::vector<int> request_inbound_;        // -1 for sends
+  std::vector<int> probed_empty_;           // sources whose probed message is an empty data message
+  std::deque<std::int64_t> announcements_;  // size announcements in flight (stable addresses)
+  std::vector<ByteBuffer> scratch_;         // drain buffers
+};
+
+}  // namespace tuw::detail
