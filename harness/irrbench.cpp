@@ -223,6 +223,13 @@ int Main(int argc, char** argv) {
   if (rank == 0 && !mismatch.empty()) {
     std::fprintf(stderr, "irrbench: WARNING: %s\n", mismatch.c_str());
   }
+  const std::string interposer = Interposer();
+  if (rank == 0 && !interposer.empty()) {
+    std::fprintf(stderr,
+                 "irrbench: WARNING: running under libtuwcoll_interpose (%s): the MPI_Gatherv and "
+                 "MPI_Scatterv operations measure libtuwcoll, not the MPI library\n",
+                 interposer.c_str());
+  }
   if (rank == 0 && !out.resumed()) {
     std::vector<std::pair<std::string, std::string>> meta = {{"tool", "irrbench"},
                                                              {"format_version", "1"}};
@@ -230,6 +237,7 @@ int Main(int argc, char** argv) {
     meta.insert(meta.end(), {{"nodes", std::to_string(nodes)},
                              {"processes_per_node", std::to_string(per_node)}});
     if (!mismatch.empty()) meta.emplace_back("warning", mismatch);
+    if (!interposer.empty()) meta.emplace_back("interposer", interposer);
     meta.insert(meta.end(), {{"element_bytes", std::to_string(sizeof(int))},  // MPI_INT blocks
                              {"validate", o.no_validate ? "no" : "yes"},
                              {"max_mem", std::to_string(o.max_mem)}});

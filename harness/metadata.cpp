@@ -1,5 +1,6 @@
 #include "metadata.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,6 +73,13 @@ std::string Now(const char* format) {
   const std::time_t t = std::time(nullptr);
   std::strftime(text, sizeof text, format, std::gmtime(&t));
   return text;
+}
+
+std::string Interposer() {
+  // The interposer exports this function; a program without it has no such symbol.
+  using ChoiceFn = const char* (*)();
+  auto choice = reinterpret_cast<ChoiceFn>(dlsym(RTLD_DEFAULT, "tuwcoll_interpose_choice"));
+  return choice == nullptr ? "" : choice();
 }
 
 std::vector<std::pair<std::string, std::string>> BuildAndMachineFacts() {

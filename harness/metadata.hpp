@@ -22,6 +22,11 @@ void NodeLayout(MPI_Comm comm, int* nodes, int* per_node);
 // settings then select nothing - or "" when it matches or nothing was expected.
 std::string LibraryMismatch(const std::string& library);
 
+// When this process runs under libtuwcoll_interpose (LD_PRELOAD), the MPI_Gatherv/MPI_Scatterv
+// it calls are libtuwcoll's: the interposer's choice, e.g. "MPI_Gatherv=TUW_Gatherv
+// MPI_Scatterv=TUW_Scatterv"; "" when the MPI library's own functions run.
+std::string Interposer();
+
 // "2026-11-22T13:36:26Z" (UTC) or another strftime format.
 std::string Now(const char* format = "%Y-%m-%dT%H:%M:%SZ");
 

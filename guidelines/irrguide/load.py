@@ -37,6 +37,9 @@ class Source:
         """The algorithm-selection variables this run was made with, or 'default'."""
         items = sorted((k[4:], v) for k, v in self.metadata.items()
                        if SETTING_PATTERN.match(k) and k not in NOT_SETTINGS)
+        # Under libtuwcoll_interpose the MPI_* v-collectives are libtuwcoll's: a setting too.
+        if "interposer" in self.metadata:
+            items.append(("interposer", self.metadata["interposer"].replace(" ", ",")))
         return " ".join(f"{k}={v}" for k, v in items) or "default"
 
 
@@ -177,6 +180,9 @@ def read_files(paths):
         all_summaries.append(summaries)
         sources.append(source)
         notes.extend(file_notes)
+        if "interposer" in source.metadata:
+            notes.append(f"{path} ran under libtuwcoll_interpose ({source.metadata['interposer']}):"
+                         " its MPI_Gatherv/MPI_Scatterv are libtuwcoll's, not the MPI library's")
     reps = pd.concat(all_reps, ignore_index=True)
     summaries = pd.concat(all_summaries, ignore_index=True)
     if reps.empty and summaries.empty:

@@ -1,0 +1,182 @@
+// libtuwcoll_interpose.so: puts libtuwcoll's algorithms into an unmodified MPI program through
+// MPI's profiling interface. Preloaded (LD_PRELOAD) or linked before the MPI library, its
+// MPI_Gatherv / MPI_Scatterv run the algorithm the environment names, the same on every process:
+//   TUWCOLL_GATHERV=tuw|linear|binomial|native   (default tuw; native = the library's PMPI_Gatherv)
+//   TUWCOLL_SCATTERV=tuw|linear|binomial|native  (default tuw)
+//   TUWCOLL_VERBOSE=1  prints at MPI_Finalize how many calls went to which algorithm.
+// An unknown value, or values that differ between processes, stop the program at MPI_Init with
+// one message (rank 0) and MPI_Abort: never a silent default.
+// The algorithm names come from libtuwcoll's registry (the one table of algorithms); the library
+// is compiled into this object with hidden symbols, so it does not clash with a copy the program
+// links itself.
+#include <mpi.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tuwcoll_registry.hpp"
+
+#define TUWCOLL_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+// A choice: its name in the environment, the registry's name, the function.
+template <typename Fn>
+struct Choice {
+  std::string value;  // "tuw", "linear", "binomial", "native"
+  std::string name;   // "TUW_Gatherv", ..., "MPI_Gatherv"
+  Fn fn;
+};
+
+// "TUW_Gatherv" -> "tuw"; the MPI row -> "native", bound to the PMPI entry (MPI_Gatherv is us).
+template <typename Fn, typename Row>
+std::vector<Choice<Fn>> ChoicesOf(const Row& rows, Fn native) {
+  std::vector<Choice<Fn>> choices;
+  for (const auto& row : rows) {
+    std::string name(row.name);
+    std::string value = name.substr(0, name.find('_'));
+    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (value == "mpi") {
+      choices.push_back({"native", name, native});
+    } else {
+      choices.push_back({value, name, row.fn});
+    }
+  }
+  return choices;
+}
+
+const std::vector<Choice<tuw::GathervFn>>& GathervChoices() {
+  static const auto choices = ChoicesOf(tuw::kGathervAlgorithms, tuw::GathervFn{PMPI_Gatherv});
+  return choices;
+}
+const std::vector<Choice<tuw::ScattervFn>>& ScattervChoices() {
+  static const auto choices = ChoicesOf(tuw::kScattervAlgorithms, tuw::ScattervFn{PMPI_Scatterv});
+  return choices;
+}
+
+struct State {
+  bool configured = false;
+  std::string error;              // a bad environment, reported at MPI_Init
+  int gatherv = 0, scatterv = 0;  // indices into the choices
+  std::vector<long> gatherv_calls, scatterv_calls;
+  std::string description;
+};
+State g_state;
+
+template <typename Fn>
+int Pick(const char* variable, const std::vector<Choice<Fn>>& choices, std::string* error) {
+  const char* text = std::getenv(variable);
+  const std::string value = text == nullptr || *text == '\0' ? "tuw" : text;
+  std::string valid;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i].value == value) return static_cast<int>(i);
+    valid += (i ? ", " : "") + choices[i].value;
+  }
+  if (error->empty()) {
+    *error = std::string(variable) + "=" + value + ": unknown algorithm; valid: " + valid;
+  }
+  return 0;
+}
+
+void Configure() {
+  if (g_state.configured) return;
+  g_state.configured = true;
+  g_state.gatherv = Pick("TUWCOLL_GATHERV", GathervChoices(), &g_state.error);
+  g_state.scatterv = Pick("TUWCOLL_SCATTERV", ScattervChoices(), &g_state.error);
+  g_state.gatherv_calls.assign(GathervChoices().size(), 0);
+  g_state.scatterv_calls.assign(ScattervChoices().size(), 0);
+  g_state.description = "MPI_Gatherv=" + GathervChoices()[g_state.gatherv].name +
+                        " MPI_Scatterv=" + ScattervChoices()[g_state.scatterv].name;
+}
+
+// At MPI_Init: a bad value, or a choice that differs between processes, stops the program.
+void CheckAtInit() {
+  Configure();
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  // [0]: the lowest rank with a bad value (size if none); [1], [2]: the choices.
+  int mine[3] = {g_state.error.empty() ? size : rank, g_state.gatherv, g_state.scatterv};
+  int low[3], high[3];
+  PMPI_Allreduce(mine, low, 3, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  PMPI_Allreduce(mine, high, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  std::string problem;
+  int reporter = 0;  // one message, from one process
+  if (low[0] < size) {
+    problem = g_state.error;
+    reporter = low[0];
+  } else if (low[1] != high[1] || low[2] != high[2]) {
+    problem = "TUWCOLL_GATHERV/TUWCOLL_SCATTERV differ between processes; they must be the same";
+  } else {
+    return;
+  }
+  if (rank == reporter) {
+    std::fprintf(stderr, "libtuwcoll_interpose: %s\n", problem.c_str());
+    std::fflush(stderr);
+  }
+  PMPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+}  // namespace
+
+// What irrbench records when it runs under the interposer (found with dlsym).
+TUWCOLL_EXPORT const char* tuwcoll_interpose_choice(void) {
+  Configure();
+  return g_state.description.c_str();
+}
+
+TUWCOLL_EXPORT int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) CheckAtInit();
+  return rc;
+}
+
+TUWCOLL_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) CheckAtInit();
+  return rc;
+}
+
+TUWCOLL_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, const int recvcounts[], const int displs[],
+                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Configure();
+  ++g_state.gatherv_calls[g_state.gatherv];
+  return GathervChoices()[g_state.gatherv].fn(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                              displs, recvtype, root, comm);
+}
+
+TUWCOLL_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                                MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Configure();
+  ++g_state.scatterv_calls[g_state.scatterv];
+  return ScattervChoices()[g_state.scatterv].fn(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                                recvcount, recvtype, root, comm);
+}
+
+TUWCOLL_EXPORT int MPI_Finalize(void) {
+  const char* verbose = std::getenv("TUWCOLL_VERBOSE");
+  if (g_state.configured && verbose != nullptr && std::string(verbose) == "1") {
+    int rank = 0, size = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    std::vector<long> local = g_state.gatherv_calls;
+    local.insert(local.end(), g_state.scatterv_calls.begin(), g_state.scatterv_calls.end());
+    std::vector<long> total(local.size());
+    PMPI_Reduce(local.data(), total.data(), static_cast<int>(local.size()), MPI_LONG, MPI_SUM, 0,
+                MPI_COMM_WORLD);
+    if (rank == 0) {
+      const std::size_t ng = g_state.gatherv_calls.size();
+      std::fprintf(stderr, "libtuwcoll_interpose: MPI_Gatherv -> %s: %ld calls on %d processes\n",
+                   GathervChoices()[g_state.gatherv].name.c_str(), total[g_state.gatherv], size);
+      std::fprintf(stderr, "libtuwcoll_interpose: MPI_Scatterv -> %s: %ld calls on %d processes\n",
+                   ScattervChoices()[g_state.scatterv].name.c_str(), total[ng + g_state.scatterv],
+                   size);
+    }
+  }
+  return PMPI_Finalize();
+}
