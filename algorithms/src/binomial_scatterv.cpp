@@ -17,6 +17,7 @@ extern "C" int Binomial_Scatterv(const void* sendbuf, const int sendcounts[], co
   tuw::tree::NodeView view = tuw::tree::ObliviousLocalView(ctx.rank, ctx.size, root);
   ExecuteOptions options;
   options.framing = Framing::kSelfDescribing;
+  options.headers = true;
   // A process with bad arguments still takes its place: it forwards poison to its subtree.
   if (local != MPI_SUCCESS) {
     own_bytes = 0;

@@ -84,9 +84,14 @@ struct ExecuteOptions {
   // oblivious trees, where non-root parents learn them by probing (gather) or from the block
   // sizes sent ahead (scatter), and every edge carries a transfer, empty or not.
   Framing framing = Framing::kSizeKnown;
+  // Oblivious scatter trees: inner nodes get their subtree's block sizes ahead of the data.
+  bool headers = false;
   // A failure of this process before the data moves (the construction, or its own arguments in
   // an oblivious tree): it still takes its part, and everything it sends is poisoned.
   int prior_failure = MPI_SUCCESS;
+  // Intercommunicators: the root of the local tree is a relay whose parent is the real root in
+  // the other group, reached over this communicator (a self-describing hand-over).
+  MPI_Comm parent_comm = MPI_COMM_NULL;
 };
 
 // Runs the gather along `view` (all byte sizes filled in, except in self-describing framing

@@ -100,36 +100,47 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
   return transfers.error() != MPI_SUCCESS ? transfers.error() : mismatch;
 }
 
+// The edge to the parent: over the tree's communicator, or, for a relay (the local root of an
+// intercommunicator's group), a self-describing hand-over over options.parent_comm.
+Transfers ParentEdge(const CallContext& ctx, const ExecuteOptions& options) {
+  if (options.parent_comm != MPI_COMM_NULL) {
+    return Transfers(options.parent_comm, Framing::kSelfDescribing);
+  }
+  return Transfers(ctx.private_comm, options.framing);
+}
+
 int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext& ctx,
                     const ExecuteOptions& options) {
-  Transfers transfers(ctx.private_comm, options.framing);
-  transfers.Fail(options.prior_failure);
+  Transfers up = ParentEdge(ctx, options);
+  up.Fail(options.prior_failure);
   if (view.children.empty() && view.own_bytes <= MaxMessageBytes()) {  // straight from sendbuf
-    transfers.SendTyped(view.parent, a.sendbuf, a.sendcount, a.sendtype, view.own_bytes);
-    return transfers.Finish();
+    up.SendTyped(view.parent, a.sendbuf, a.sendcount, a.sendtype, view.own_bytes);
+    return up.Finish();
   }
+  Transfers down(ctx.private_comm, options.framing);
+  down.Fail(options.prior_failure);
   // Oblivious tree: learn the children's sizes from their messages (a poisoned child counts 0).
   if (options.framing == Framing::kSelfDescribing) {
     view.bytes = view.own_bytes;
     for (tree::ChildEdge& c : view.children) {
-      c.bytes = std::max<std::int64_t>(transfers.Probe(c.child), 0);
+      c.bytes = std::max<std::int64_t>(down.Probe(c.child), 0);
       view.bytes += c.bytes;
     }
   }
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
   auto buffer = TryByteBuffer(view.bytes);
-  if (!buffer) transfers.Fail(MPI_ERR_NO_MEM);
+  if (!buffer) down.Fail(MPI_ERR_NO_MEM);
   if (buffer && view.own_bytes > 0) {
-    transfers.Fail(PackElements(a.sendbuf, a.sendcount, a.sendtype, buffer.get() + offsets.own,
-                                ctx.private_comm));
+    down.Fail(PackElements(a.sendbuf, a.sendcount, a.sendtype, buffer.get() + offsets.own,
+                           ctx.private_comm));
   }
   for (std::size_t k = 0; k < view.children.size(); ++k) {
     const tree::ChildEdge& c = view.children[k];
-    transfers.Receive(c.child, buffer ? buffer.get() + offsets.child[k] : nullptr, c.bytes);
+    down.Receive(c.child, buffer ? buffer.get() + offsets.child[k] : nullptr, c.bytes);
   }
-  transfers.Finish();
-  transfers.Send(view.parent, buffer.get(), view.bytes);  // poisoned if anything failed
-  return transfers.Finish();
+  up.Fail(down.Finish());
+  up.Send(view.parent, buffer.get(), view.bytes);  // poisoned if anything failed
+  return up.Finish();
 }
 
 // block_bytes == nullptr: the root's own arguments (error class root_error) are bad; its
@@ -151,7 +162,7 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
       }
       continue;
     }
-    if (self_describing && c.hi > c.lo) {  // an inner node of an oblivious tree needs the sizes
+    if (options.headers && c.hi > c.lo) {  // an inner node of an oblivious tree needs the sizes
       const std::int64_t* sizes = block_bytes ? block_bytes->data() + c.lo : nullptr;
       transfers.SendTyped(c.child, sizes, c.hi - c.lo + 1, MPI_INT64_T, 8 * (c.hi - c.lo + 1));
     }
@@ -190,21 +201,22 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
 
 int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContext& ctx,
                      const ExecuteOptions& options) {
-  Transfers transfers(ctx.private_comm, options.framing);
-  transfers.Fail(options.prior_failure);
-  const bool self_describing = options.framing == Framing::kSelfDescribing;
+  Transfers from_parent = ParentEdge(ctx, options);
+  from_parent.Fail(options.prior_failure);
+  const bool probe_parent = options.parent_comm != MPI_COMM_NULL ||
+                            options.framing == Framing::kSelfDescribing;
   std::vector<std::int64_t> header;
   if (view.children.empty()) view.bytes = view.own_bytes;  // (oblivious views carry no sizes)
-  if (self_describing && !view.children.empty()) {         // the parent sends the block sizes first
+  if (options.headers && !view.children.empty()) {  // the parent sends the block sizes first
     header.assign(view.hi - view.lo + 1, 0);
-    const std::int64_t announced = transfers.Probe(view.parent);
+    const std::int64_t announced = from_parent.Probe(view.parent);
     const std::int64_t expected = static_cast<std::int64_t>(8 * header.size());
-    if (announced >= 0 && announced != expected) transfers.Fail(MPI_ERR_TRUNCATE);
+    if (announced >= 0 && announced != expected) from_parent.Fail(MPI_ERR_TRUNCATE);
     char* dest = announced == expected ? reinterpret_cast<char*>(header.data()) : nullptr;
-    transfers.Receive(view.parent, dest, std::max<std::int64_t>(announced, 0));
-    transfers.Finish();
-    if (!transfers.failed()) {
-      if (header[view.rank - view.lo] != view.own_bytes) transfers.Fail(MPI_ERR_TRUNCATE);
+    from_parent.Receive(view.parent, dest, std::max<std::int64_t>(announced, 0));
+    from_parent.Finish();
+    if (!from_parent.failed()) {
+      if (header[view.rank - view.lo] != view.own_bytes) from_parent.Fail(MPI_ERR_TRUNCATE);
       view.bytes = RangeBytes(header, 0, static_cast<int>(header.size()) - 1);
       for (tree::ChildEdge& c : view.children) {
         c.bytes = RangeBytes(header, c.lo - view.lo, c.hi - view.lo);
@@ -216,40 +228,41 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
       for (tree::ChildEdge& c : view.children) c.bytes = 0;
     }
   }
-  // What arrives from the parent: in an oblivious tree, whatever it announces.
+  // What arrives from the parent: where it is self-describing, whatever it announces.
   std::int64_t incoming = view.bytes;
-  if (self_describing) {
-    incoming = transfers.Probe(view.parent);
-    if (incoming >= 0 && incoming != view.bytes) transfers.Fail(MPI_ERR_TRUNCATE);
+  if (probe_parent) {
+    incoming = from_parent.Probe(view.parent);
+    if (incoming >= 0 && incoming != view.bytes) from_parent.Fail(MPI_ERR_TRUNCATE);
     incoming = std::max<std::int64_t>(incoming, 0);
   }
   if (view.children.empty() && view.own_bytes <= MaxMessageBytes()) {  // straight into recvbuf
     if (incoming == view.own_bytes) {
-      transfers.ReceiveTyped(view.parent, a.recvbuf, a.recvcount, a.recvtype, incoming);
+      from_parent.ReceiveTyped(view.parent, a.recvbuf, a.recvcount, a.recvtype, incoming);
     } else {
-      transfers.Receive(view.parent, nullptr, incoming);
+      from_parent.Receive(view.parent, nullptr, incoming);
     }
-    return transfers.Finish();
+    return from_parent.Finish();
   }
   auto buffer = TryByteBuffer(incoming);
-  if (!buffer) transfers.Fail(MPI_ERR_NO_MEM);
-  const bool fits = !transfers.failed() && incoming == view.bytes;
-  transfers.Receive(view.parent, fits ? buffer.get() : nullptr, incoming);
-  transfers.Finish();
+  if (!buffer) from_parent.Fail(MPI_ERR_NO_MEM);
+  const bool fits = !from_parent.failed() && incoming == view.bytes;
+  from_parent.Receive(view.parent, fits ? buffer.get() : nullptr, incoming);
+  Transfers down(ctx.private_comm, options.framing);
+  down.Fail(from_parent.Finish());
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
   for (std::size_t k : DescendingRounds(view)) {
     const tree::ChildEdge& c = view.children[k];
-    if (self_describing && c.hi > c.lo) {
-      transfers.SendTyped(c.child, header.data() + (c.lo - view.lo), c.hi - c.lo + 1, MPI_INT64_T,
-                          8 * (c.hi - c.lo + 1));
+    if (options.headers && c.hi > c.lo) {
+      down.SendTyped(c.child, header.data() + (c.lo - view.lo), c.hi - c.lo + 1, MPI_INT64_T,
+                     8 * (c.hi - c.lo + 1));
     }
-    transfers.Send(c.child, buffer.get() + offsets.child[k], c.bytes);  // poisoned on failure
+    down.Send(c.child, buffer.get() + offsets.child[k], c.bytes);  // poisoned on failure
   }
-  if (!transfers.failed() && view.own_bytes > 0) {
-    transfers.Fail(UnpackElements(buffer.get() + offsets.own, a.recvcount, a.recvtype, a.recvbuf,
-                                  ctx.private_comm));
+  if (!down.failed() && view.own_bytes > 0) {
+    down.Fail(UnpackElements(buffer.get() + offsets.own, a.recvcount, a.recvtype, a.recvbuf,
+                             ctx.private_comm));
   }
-  return transfers.Finish();
+  return down.Finish();
 }
 
 }  // namespace
@@ -257,14 +270,18 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
 int ExecuteGather(const tree::NodeView& view, const GatherArgs& args, const CallContext& ctx,
                   const std::vector<std::int64_t>* root_block_bytes,
                   const ExecuteOptions& options) {
-  if (ctx.rank == args.root) return GatherAtRoot(view, args, ctx, root_block_bytes, options);
+  const bool relay = options.parent_comm != MPI_COMM_NULL;
+  if (ctx.rank == args.root && !relay) {
+    return GatherAtRoot(view, args, ctx, root_block_bytes, options);
+  }
   return GatherAtNonRoot(view, args, ctx, options);
 }
 
 int ExecuteScatter(const tree::NodeView& view, const ScatterArgs& args, const CallContext& ctx,
                    const std::vector<std::int64_t>* root_block_bytes, int root_error,
                    const ExecuteOptions& options) {
-  if (ctx.rank == args.root) {
+  const bool relay = options.parent_comm != MPI_COMM_NULL;
+  if (ctx.rank == args.root && !relay) {
     return ScatterAtRoot(view, args, ctx, root_block_bytes, root_error, options);
   }
   return ScatterAtNonRoot(view, args, ctx, options);
