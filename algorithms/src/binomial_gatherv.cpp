@@ -8,10 +8,11 @@ using namespace tuw::detail;
 extern "C" int Binomial_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, const int recvcounts[], const int displs[],
                                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm};
+  if (IsIntercomm(comm)) return RaiseError(comm, InterGather(args, TreeAlgorithm::kOblivious));
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   const int local = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);

@@ -7,10 +7,11 @@ using namespace tuw::detail;
 extern "C" int Binomial_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                                  MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                  MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ScatterArgs args{sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm};
+  if (IsIntercomm(comm)) return RaiseError(comm, InterScatter(args, TreeAlgorithm::kOblivious));
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  ScatterArgs args{sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   const int local = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);

@@ -8,21 +8,42 @@ namespace {
 
 int g_private_comm_keyval = MPI_KEYVAL_INVALID;
 
-int DeletePrivateComm(MPI_Comm, int, void* attribute, void*) {
-  auto* private_comm = static_cast<MPI_Comm*>(attribute);
+int DeletePrivateComms(MPI_Comm, int, void* attribute, void*) {
+  auto* comms = static_cast<PrivateComms*>(attribute);
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized) MPI_Comm_free(private_comm);
-  delete private_comm;
+  if (!finalized) {
+    if (comms->local != MPI_COMM_NULL && comms->local != comms->comm) MPI_Comm_free(&comms->local);
+    MPI_Comm_free(&comms->comm);
+  }
+  delete comms;
   return MPI_SUCCESS;
 }
+
+// An intercommunicator's local group as an intracommunicator: merge both groups, then keep ours.
+int LocalGroupComm(MPI_Comm inter, MPI_Comm* local) {
+  MPI_Comm merged = MPI_COMM_NULL;
+  int rc = MPI_Intercomm_merge(inter, 0, &merged);
+  if (rc != MPI_SUCCESS) return rc;
+  MPI_Group group;
+  rc = MPI_Comm_group(inter, &group);  // the local group, in local rank order
+  if (rc == MPI_SUCCESS) {
+    rc = MPI_Comm_create_group(merged, group, TUWCOLL_TAG_CONSTRUCT, local);
+    MPI_Group_free(&group);
+  }
+  MPI_Comm_free(&merged);
+  if (rc == MPI_SUCCESS) MPI_Comm_set_errhandler(*local, MPI_ERRORS_RETURN);
+  return rc;
+}
+
+}  // namespace
 
 // The private duplicate keeps our point-to-point traffic apart from the user's messages and
 // from other collectives on the same communicator. It is made once per communicator (the first
 // call is collective anyway) and freed when the user frees the communicator.
-int GetPrivateComm(MPI_Comm comm, MPI_Comm* private_comm) {
+int GetPrivateComms(MPI_Comm comm, PrivateComms* out) {
   if (g_private_comm_keyval == MPI_KEYVAL_INVALID) {
-    int rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, DeletePrivateComm,
+    int rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, DeletePrivateComms,
                                     &g_private_comm_keyval, nullptr);
     if (rc != MPI_SUCCESS) return rc;
   }
@@ -31,39 +52,46 @@ int GetPrivateComm(MPI_Comm comm, MPI_Comm* private_comm) {
   int rc = MPI_Comm_get_attr(comm, g_private_comm_keyval, &attribute, &found);
   if (rc != MPI_SUCCESS) return rc;
   if (found) {
-    *private_comm = *static_cast<MPI_Comm*>(attribute);
+    *out = *static_cast<PrivateComms*>(attribute);
     return MPI_SUCCESS;
   }
-  auto* dup = new MPI_Comm(MPI_COMM_NULL);
-  rc = MPI_Comm_dup(comm, dup);
+  auto* comms = new PrivateComms;
+  rc = MPI_Comm_dup(comm, &comms->comm);
   if (rc != MPI_SUCCESS) {
-    delete dup;
+    delete comms;
     return rc;
   }
-  MPI_Comm_set_errhandler(*dup, MPI_ERRORS_RETURN);
-  MPI_Comm_set_name(*dup, "libtuwcoll private");
+  MPI_Comm_set_errhandler(comms->comm, MPI_ERRORS_RETURN);
+  MPI_Comm_set_name(comms->comm, "libtuwcoll private");
+  int is_inter = 0;
+  MPI_Comm_test_inter(comm, &is_inter);
+  comms->local = comms->comm;
+  if (is_inter) {
+    rc = LocalGroupComm(comms->comm, &comms->local);
+    if (rc != MPI_SUCCESS) {
+      MPI_Comm_free(&comms->comm);
+      delete comms;
+      return rc;
+    }
+  }
   // A simulator that runs all ranks in one process (SimGrid SMPI) shares MPI_COMM_WORLD's object,
   // and so its attributes, between the ranks: another rank may have set ours during the
   // (collective) dup. Setting it again would run the delete callback on the duplicate that rank
   // uses; take that one instead. Real MPI keeps attributes per process: never found here.
   rc = MPI_Comm_get_attr(comm, g_private_comm_keyval, &attribute, &found);
   if (rc == MPI_SUCCESS && found) {
-    MPI_Comm_free(dup);
-    delete dup;
-    *private_comm = *static_cast<MPI_Comm*>(attribute);
+    DeletePrivateComms(comm, g_private_comm_keyval, comms, nullptr);
+    *out = *static_cast<PrivateComms*>(attribute);
     return MPI_SUCCESS;
   }
-  rc = MPI_Comm_set_attr(comm, g_private_comm_keyval, dup);
+  rc = MPI_Comm_set_attr(comm, g_private_comm_keyval, comms);
   if (rc != MPI_SUCCESS) {
-    MPI_Comm_free(dup);
-    delete dup;
+    DeletePrivateComms(comm, g_private_comm_keyval, comms, nullptr);
     return rc;
   }
-  *private_comm = *dup;
+  *out = *comms;
   return MPI_SUCCESS;
 }
-
-}  // namespace
 
 int RaiseError(MPI_Comm comm, int code) {
   if (code == MPI_SUCCESS) return code;
@@ -71,14 +99,21 @@ int RaiseError(MPI_Comm comm, int code) {
   return code;
 }
 
+bool IsIntercomm(MPI_Comm comm) {
+  int is_inter = 0;
+  return comm != MPI_COMM_NULL && MPI_Comm_test_inter(comm, &is_inter) == MPI_SUCCESS && is_inter;
+}
+
 int BeginCollective(MPI_Comm comm, int root, CallContext* ctx) {
   if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
-  int is_inter = 0;
-  if (MPI_Comm_test_inter(comm, &is_inter) != MPI_SUCCESS || is_inter) return MPI_ERR_COMM;
+  if (IsIntercomm(comm)) return MPI_ERR_COMM;  // the caller takes the intercommunicator path
   MPI_Comm_rank(comm, &ctx->rank);
   MPI_Comm_size(comm, &ctx->size);
   if (root < 0 || root >= ctx->size) return MPI_ERR_ROOT;
-  return GetPrivateComm(comm, &ctx->private_comm);
+  PrivateComms comms;
+  int rc = GetPrivateComms(comm, &comms);
+  ctx->private_comm = comms.comm;
+  return rc;
 }
 
 std::int64_t SignatureBytes(int count, MPI_Datatype type) {

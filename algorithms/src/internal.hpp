@@ -44,9 +44,40 @@ struct CallContext {
   int size = 0;
 };
 
-// Checks comm and root (the same verdict on every process, so no process is left waiting) and
-// fetches the cached private duplicate of comm. Returns MPI_SUCCESS or an MPI error code.
+// A communicator's private duplicate, cached as an attribute; for an intercommunicator also its
+// local group as an intracommunicator (for intracommunicators local == comm).
+struct PrivateComms {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm local = MPI_COMM_NULL;
+};
+// Made at the first call on comm (collectively, by every process of comm, both groups of an
+// intercommunicator), freed with comm.
+int GetPrivateComms(MPI_Comm comm, PrivateComms* comms);
+
+bool IsIntercomm(MPI_Comm comm);
+
+// Checks comm (an intra-communicator) and root (the same verdict on every process, so no process
+// is left waiting) and fetches the cached private duplicate of comm. Returns MPI_SUCCESS or an
+// MPI error code.
 int BeginCollective(MPI_Comm comm, int root, CallContext* ctx);
+
+// The algorithms on an intercommunicator: the group that sends (gather) or receives (scatter)
+// runs the algorithm's own tree over its local group with local rank 0 as its root, and local
+// rank 0 hands the whole group's data to (gets it from) the root in the other group in one
+// self-describing transfer; Linear sends every block straight across. Returns an error code.
+enum class TreeAlgorithm { kAdaptive, kOblivious, kLinear };
+
+// The two sides of the linear algorithms over `comm` (intra- or intercommunicator). At the root,
+// own_rank is the root's rank whose block is copied locally, or -1 (intercommunicator: every
+// block comes from the remote group); block_bytes has one entry per sending process.
+int LinearGatherSend(const GatherArgs& a, MPI_Comm comm, int root, std::int64_t own_bytes);
+int LinearGatherAtRoot(const GatherArgs& a, MPI_Comm comm, int own_rank,
+                       const std::vector<std::int64_t>& block_bytes);
+int LinearScatterReceive(const ScatterArgs& a, MPI_Comm comm, int root, std::int64_t own_bytes);
+int LinearScatterAtRoot(const ScatterArgs& a, MPI_Comm comm, int own_rank,
+                        const std::vector<std::int64_t>& block_bytes);
+int InterGather(const GatherArgs& args, TreeAlgorithm algorithm);
+int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm);
 
 // Raises `code` through the error handler of `comm` (MPI_COMM_WORLD's if comm is null) and
 // returns it, as an MPI function does.

@@ -2,40 +2,30 @@
 // (non-blocking, so arrival order does not matter). p - 1 start-ups at the root.
 #include "internal.hpp"
 
-using namespace tuw::detail;
+namespace tuw::detail {
 
-extern "C" int Linear_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void* recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  CallContext ctx;
-  int rc = BeginCollective(comm, root, &ctx);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                        displs,  recvtype,  root,     comm};
-  std::int64_t own_bytes = 0;
-  std::vector<std::int64_t> block_bytes;
-  // Bad local arguments: like MPI_Gatherv, only this process can tell (nobody else learns of it).
-  rc = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  Transfers transfers(ctx.private_comm, Framing::kSizeKnown);
-  if (ctx.rank != root) {
-    if (own_bytes <= MaxMessageBytes()) {
-      transfers.SendTyped(root, sendbuf, sendcount, sendtype, own_bytes);
-      return RaiseError(comm, transfers.Finish());
-    }
-    auto packed = TryByteBuffer(own_bytes);
-    transfers.Fail(packed
-                       ? PackElements(sendbuf, sendcount, sendtype, packed.get(), ctx.private_comm)
-                       : MPI_ERR_NO_MEM);
-    transfers.Send(root, packed.get(), own_bytes);
-    return RaiseError(comm, transfers.Finish());
+int LinearGatherSend(const GatherArgs& a, MPI_Comm comm, int root, std::int64_t own_bytes) {
+  Transfers transfers(comm, Framing::kSizeKnown);
+  if (own_bytes <= MaxMessageBytes()) {
+    transfers.SendTyped(root, a.sendbuf, a.sendcount, a.sendtype, own_bytes);
+    return transfers.Finish();
   }
+  auto packed = TryByteBuffer(own_bytes);
+  transfers.Fail(packed ? PackElements(a.sendbuf, a.sendcount, a.sendtype, packed.get(), comm)
+                        : MPI_ERR_NO_MEM);
+  transfers.Send(root, packed.get(), own_bytes);
+  return transfers.Finish();
+}
+
+int LinearGatherAtRoot(const GatherArgs& a, MPI_Comm comm, int own_rank,
+                       const std::vector<std::int64_t>& block_bytes) {
+  Transfers transfers(comm, Framing::kSizeKnown);
   std::vector<std::pair<int, ByteBuffer>> staged;
-  for (int i = 0; i < ctx.size; ++i) {
-    if (i == root || block_bytes[i] == 0) continue;
-    void* block = OffsetBy(recvbuf, displs[i], recvtype);
+  for (int i = 0; i < static_cast<int>(block_bytes.size()); ++i) {
+    if (i == own_rank || block_bytes[i] == 0) continue;
+    void* block = OffsetBy(a.recvbuf, a.displs[i], a.recvtype);
     if (block_bytes[i] <= MaxMessageBytes()) {
-      transfers.ReceiveTyped(i, block, recvcounts[i], recvtype, block_bytes[i]);
+      transfers.ReceiveTyped(i, block, a.recvcounts[i], a.recvtype, block_bytes[i]);
       continue;
     }
     auto packed = TryByteBuffer(block_bytes[i]);
@@ -43,16 +33,40 @@ extern "C" int Linear_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype s
     transfers.Receive(i, packed.get(), block_bytes[i]);
     if (packed) staged.emplace_back(i, std::move(packed));
   }
-  if (sendbuf != MPI_IN_PLACE) {
-    transfers.Fail(LocalCopy(sendbuf, sendcount, sendtype,
-                             OffsetBy(recvbuf, displs[root], recvtype), recvcounts[root], recvtype,
-                             ctx.private_comm, ctx.rank));
+  if (own_rank >= 0 && a.sendbuf != MPI_IN_PLACE) {
+    transfers.Fail(LocalCopy(a.sendbuf, a.sendcount, a.sendtype,
+                             OffsetBy(a.recvbuf, a.displs[own_rank], a.recvtype),
+                             a.recvcounts[own_rank], a.recvtype, comm, own_rank));
   }
   if (transfers.Finish() == MPI_SUCCESS) {
     for (const auto& [i, packed] : staged) {
-      transfers.Fail(UnpackElements(packed.get(), recvcounts[i], recvtype,
-                                    OffsetBy(recvbuf, displs[i], recvtype), ctx.private_comm));
+      transfers.Fail(UnpackElements(packed.get(), a.recvcounts[i], a.recvtype,
+                                    OffsetBy(a.recvbuf, a.displs[i], a.recvtype), comm));
     }
   }
-  return RaiseError(comm, transfers.error());
+  return transfers.error();
+}
+
+}  // namespace tuw::detail
+
+using namespace tuw::detail;
+
+extern "C" int Linear_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                        displs,  recvtype,  root,     comm};
+  if (IsIntercomm(comm)) return RaiseError(comm, InterGather(args, TreeAlgorithm::kLinear));
+  CallContext ctx;
+  int rc = BeginCollective(comm, root, &ctx);
+  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  std::int64_t own_bytes = 0;
+  std::vector<std::int64_t> block_bytes;
+  // Bad local arguments: like MPI_Gatherv, only this process can tell (nobody else learns of it).
+  rc = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
+  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  if (ctx.rank != root) {
+    return RaiseError(comm, LinearGatherSend(args, ctx.private_comm, root, own_bytes));
+  }
+  return RaiseError(comm, LinearGatherAtRoot(args, ctx.private_comm, root, block_bytes));
 }

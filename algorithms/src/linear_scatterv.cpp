@@ -1,55 +1,70 @@
 // Linear_Scatterv: the root sends every block straight to its process, all sends posted at once.
 #include "internal.hpp"
 
+namespace tuw::detail {
+
+int LinearScatterReceive(const ScatterArgs& a, MPI_Comm comm, int root, std::int64_t own_bytes) {
+  Transfers transfers(comm, Framing::kSizeKnown);
+  if (own_bytes <= MaxMessageBytes()) {
+    transfers.ReceiveTyped(root, a.recvbuf, a.recvcount, a.recvtype, own_bytes);
+    return transfers.Finish();
+  }
+  auto packed = TryByteBuffer(own_bytes);
+  if (!packed) transfers.Fail(MPI_ERR_NO_MEM);
+  transfers.Receive(root, packed.get(), own_bytes);
+  if (transfers.Finish() == MPI_SUCCESS) {
+    transfers.Fail(UnpackElements(packed.get(), a.recvcount, a.recvtype, a.recvbuf, comm));
+  }
+  return transfers.error();
+}
+
+int LinearScatterAtRoot(const ScatterArgs& a, MPI_Comm comm, int own_rank,
+                        const std::vector<std::int64_t>& block_bytes) {
+  Transfers transfers(comm, Framing::kSizeKnown);
+  std::vector<ByteBuffer> staged;
+  for (int i = 0; i < static_cast<int>(block_bytes.size()); ++i) {
+    if (i == own_rank || block_bytes[i] == 0) continue;
+    const void* block = OffsetBy(a.sendbuf, a.displs[i], a.sendtype);
+    if (block_bytes[i] <= MaxMessageBytes()) {
+      transfers.SendTyped(i, block, a.sendcounts[i], a.sendtype, block_bytes[i]);
+      continue;
+    }
+    // A failure here poisons this block's process (and the ones after it).
+    staged.push_back(TryByteBuffer(block_bytes[i]));
+    transfers.Fail(staged.back()
+                       ? PackElements(block, a.sendcounts[i], a.sendtype, staged.back().get(), comm)
+                       : MPI_ERR_NO_MEM);
+    transfers.Send(i, staged.back().get(), block_bytes[i]);
+  }
+  int local = MPI_SUCCESS;
+  if (own_rank >= 0 && a.recvbuf != MPI_IN_PLACE) {
+    local = LocalCopy(OffsetBy(a.sendbuf, a.displs[own_rank], a.sendtype), a.sendcounts[own_rank],
+                      a.sendtype, a.recvbuf, a.recvcount, a.recvtype, comm, own_rank);
+  }
+  transfers.Finish();
+  return local != MPI_SUCCESS ? local : transfers.error();
+}
+
+}  // namespace tuw::detail
+
 using namespace tuw::detail;
 
 extern "C" int Linear_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                                MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const ScatterArgs args{sendbuf,   sendcounts, displs, sendtype, recvbuf,
+                         recvcount, recvtype,   root,   comm};
+  if (IsIntercomm(comm)) return RaiseError(comm, InterScatter(args, TreeAlgorithm::kLinear));
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  const ScatterArgs args{sendbuf,   sendcounts, displs, sendtype, recvbuf,
-                         recvcount, recvtype,   root,   comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   // Bad local arguments: like MPI_Scatterv, only this process can tell (nobody else learns of it).
   rc = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  Transfers transfers(ctx.private_comm, Framing::kSizeKnown);
   if (ctx.rank != root) {
-    if (own_bytes <= MaxMessageBytes()) {
-      transfers.ReceiveTyped(root, recvbuf, recvcount, recvtype, own_bytes);
-      return RaiseError(comm, transfers.Finish());
-    }
-    auto packed = TryByteBuffer(own_bytes);
-    if (!packed) transfers.Fail(MPI_ERR_NO_MEM);
-    transfers.Receive(root, packed.get(), own_bytes);
-    if (transfers.Finish() == MPI_SUCCESS) {
-      transfers.Fail(UnpackElements(packed.get(), recvcount, recvtype, recvbuf, ctx.private_comm));
-    }
-    return RaiseError(comm, transfers.error());
+    return RaiseError(comm, LinearScatterReceive(args, ctx.private_comm, root, own_bytes));
   }
-  std::vector<ByteBuffer> staged;
-  for (int i = 0; i < ctx.size; ++i) {
-    if (i == root || block_bytes[i] == 0) continue;
-    const void* block = OffsetBy(sendbuf, displs[i], sendtype);
-    if (block_bytes[i] <= MaxMessageBytes()) {
-      transfers.SendTyped(i, block, sendcounts[i], sendtype, block_bytes[i]);
-      continue;
-    }
-    // A failure here poisons only this block's process (and the ones after it).
-    staged.push_back(TryByteBuffer(block_bytes[i]));
-    transfers.Fail(staged.back() ? PackElements(block, sendcounts[i], sendtype, staged.back().get(),
-                                                ctx.private_comm)
-                                 : MPI_ERR_NO_MEM);
-    transfers.Send(i, staged.back().get(), block_bytes[i]);
-  }
-  int local = MPI_SUCCESS;
-  if (recvbuf != MPI_IN_PLACE) {
-    local = LocalCopy(OffsetBy(sendbuf, displs[root], sendtype), sendcounts[root], sendtype,
-                      recvbuf, recvcount, recvtype, ctx.private_comm, ctx.rank);
-  }
-  transfers.Finish();
-  return RaiseError(comm, local != MPI_SUCCESS ? local : transfers.error());
+  return RaiseError(comm, LinearScatterAtRoot(args, ctx.private_comm, root, block_bytes));
 }

@@ -203,11 +203,11 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
                      const ExecuteOptions& options) {
   Transfers from_parent = ParentEdge(ctx, options);
   from_parent.Fail(options.prior_failure);
-  const bool probe_parent = options.parent_comm != MPI_COMM_NULL ||
-                            options.framing == Framing::kSelfDescribing;
+  const bool probe_parent =
+      options.parent_comm != MPI_COMM_NULL || options.framing == Framing::kSelfDescribing;
   std::vector<std::int64_t> header;
   if (view.children.empty()) view.bytes = view.own_bytes;  // (oblivious views carry no sizes)
-  if (options.headers && !view.children.empty()) {  // the parent sends the block sizes first
+  if (options.headers && !view.children.empty()) {         // the parent sends the block sizes first
     header.assign(view.hi - view.lo + 1, 0);
     const std::int64_t announced = from_parent.Probe(view.parent);
     const std::int64_t expected = static_cast<std::int64_t>(8 * header.size());

@@ -7,10 +7,11 @@ using namespace tuw::detail;
 extern "C" int TUW_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                            const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                            int root, MPI_Comm comm) {
+  GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm};
+  if (IsIntercomm(comm)) return RaiseError(comm, InterGather(args, TreeAlgorithm::kAdaptive));
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
   if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
-  GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm};
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   // A process with bad arguments still takes its place in the tree with an empty block, so that
