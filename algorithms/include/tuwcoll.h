@@ -10,7 +10,10 @@
  * All functions are drop-in replacements with exactly the signature and semantics of
  * MPI_Gatherv / MPI_Scatterv: counts and displacements are significant only at the root,
  * MPI_IN_PLACE is accepted at the root, errors are raised through the communicator's error
- * handler. Calls are collective and must be made by all processes of an intra-communicator.
+ * handler. Calls are collective over intra- and intercommunicators (MPI_ROOT / MPI_PROC_NULL in
+ * the root's group). Payloads of any size MPI accepts (transfers above 1 GiB go in pieces). An
+ * error on one process reaches the others as an error class: no process waits forever, and none
+ * returns MPI_SUCCESS with data it did not receive.
  */
 #ifndef TUWCOLL_H_
 #define TUWCOLL_H_
@@ -41,6 +44,33 @@ int Binomial_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 int Binomial_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm);
+
+/* MPI-4 large counts: the same algorithms with MPI_Count counts and MPI_Aint displacements,
+ * where the MPI library has the large-count API (MPI_Gatherv_c: MPICH 4.0 and later; not Open
+ * MPI 4.1, where they are compiled out). */
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+#define TUWCOLL_HAVE_LARGE_COUNT 1
+int TUW_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  int root, MPI_Comm comm);
+int TUW_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm);
+int Linear_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                     int root, MPI_Comm comm);
+int Linear_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm);
+int Binomial_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, int root, MPI_Comm comm);
+int Binomial_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm);
+#else
+#define TUWCOLL_HAVE_LARGE_COUNT 0
+#endif
 
 /* The tags libtuwcoll uses on its private duplicate of the user's communicator. User traffic
  * never shares that communicator; the values are public so that PMPI tools can tell the

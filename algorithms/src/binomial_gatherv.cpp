@@ -3,16 +3,16 @@
 // learn their children's sizes from matched probes and every edge carries a transfer.
 #include "internal.hpp"
 
-using namespace tuw::detail;
+namespace tuw::detail {
 
-extern "C" int Binomial_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void* recvbuf, const int recvcounts[], const int displs[],
-                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm};
-  if (IsIntercomm(comm)) return RaiseError(comm, InterGather(args, TreeAlgorithm::kOblivious));
+int BinomialGatherv(const GatherArgs& call_args) {
+  GatherArgs args = call_args;
+  const MPI_Comm comm = args.comm;
+  const int root = args.root;
+  if (IsIntercomm(comm)) return InterGather(args, TreeAlgorithm::kOblivious);
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  if (rc != MPI_SUCCESS) return rc;
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   const int local = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
@@ -28,5 +28,7 @@ extern "C" int Binomial_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype
   }
   view.own_bytes = own_bytes;
   rc = ExecuteGather(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, options);
-  return RaiseError(comm, local != MPI_SUCCESS ? local : rc);
+  return local != MPI_SUCCESS ? local : rc;
 }
+
+}  // namespace tuw::detail

@@ -2,16 +2,16 @@
 // block sizes of their subtree, so each inner child first gets them (one int64 per rank).
 #include "internal.hpp"
 
-using namespace tuw::detail;
+namespace tuw::detail {
 
-extern "C" int Binomial_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ScatterArgs args{sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm};
-  if (IsIntercomm(comm)) return RaiseError(comm, InterScatter(args, TreeAlgorithm::kOblivious));
+int BinomialScatterv(const ScatterArgs& call_args) {
+  ScatterArgs args = call_args;
+  const MPI_Comm comm = args.comm;
+  const int root = args.root;
+  if (IsIntercomm(comm)) return InterScatter(args, TreeAlgorithm::kOblivious);
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  if (rc != MPI_SUCCESS) return rc;
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   const int local = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
@@ -33,5 +33,7 @@ extern "C" int Binomial_Scatterv(const void* sendbuf, const int sendcounts[], co
   }
   rc = ExecuteScatter(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, local,
                       options);
-  return RaiseError(comm, local != MPI_SUCCESS ? local : rc);
+  return local != MPI_SUCCESS ? local : rc;
 }
+
+}  // namespace tuw::detail

@@ -20,17 +20,21 @@ int DeletePrivateComms(MPI_Comm, int, void* attribute, void*) {
   return MPI_SUCCESS;
 }
 
-// An intercommunicator's local group as an intracommunicator: merge both groups, then keep ours.
+// An intercommunicator's local group as an intracommunicator: merge both groups, then split
+// them apart again. MPI_Comm_split rather than MPI_Comm_create_group, which crashes in MPICH 4.0
+// on a merged intercommunicator. Both groups pass high = 0, so either may come first in the
+// merged order, but each keeps its local order: the group whose merged rank equals its local
+// rank is the first one.
 int LocalGroupComm(MPI_Comm inter, MPI_Comm* local) {
   MPI_Comm merged = MPI_COMM_NULL;
   int rc = MPI_Intercomm_merge(inter, 0, &merged);
   if (rc != MPI_SUCCESS) return rc;
-  MPI_Group group;
-  rc = MPI_Comm_group(inter, &group);  // the local group, in local rank order
-  if (rc == MPI_SUCCESS) {
-    rc = MPI_Comm_create_group(merged, group, TUWCOLL_TAG_CONSTRUCT, local);
-    MPI_Group_free(&group);
-  }
+  int merged_rank = 0;
+  int local_rank = 0;
+  MPI_Comm_rank(merged, &merged_rank);
+  MPI_Comm_rank(inter, &local_rank);
+  const int color = merged_rank == local_rank ? 0 : 1;
+  rc = MPI_Comm_split(merged, color, local_rank, local);
   MPI_Comm_free(&merged);
   if (rc == MPI_SUCCESS) MPI_Comm_set_errhandler(*local, MPI_ERRORS_RETURN);
   return rc;
@@ -116,14 +120,14 @@ int BeginCollective(MPI_Comm comm, int root, CallContext* ctx) {
   return rc;
 }
 
-std::int64_t SignatureBytes(int count, MPI_Datatype type) {
+std::int64_t SignatureBytes(Count count, MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) return -1;
   MPI_Count type_size = 0;
   if (MPI_Type_size_x(type, &type_size) != MPI_SUCCESS || type_size == MPI_UNDEFINED) return -1;
   return static_cast<std::int64_t>(count) * static_cast<std::int64_t>(type_size);
 }
 
-int RootBlockBytes(const int* counts, MPI_Datatype type, int p,
+int RootBlockBytes(const Count* counts, MPI_Datatype type, int p,
                    std::vector<std::int64_t>* block_bytes) {
   block_bytes->assign(p, 0);
   for (int i = 0; i < p; ++i) {
@@ -135,11 +139,23 @@ int RootBlockBytes(const int* counts, MPI_Datatype type, int p,
   return MPI_SUCCESS;
 }
 
-int MakeRangeType(const int* counts, const int* displs, MPI_Datatype type, int lo, int hi,
+int MakeRangeType(const Count* counts, const Count* displs, MPI_Datatype type, int lo, int hi,
                   MPI_Datatype* range_type) {
-  int rc = MPI_Type_indexed(hi - lo + 1, counts + lo, displs + lo, type, range_type);
+  MPI_Aint lb = 0, extent = 0;
+  MPI_Type_get_extent(type, &lb, &extent);
+  const int n = hi - lo + 1;
+  std::vector<int> lengths(n);
+  std::vector<MPI_Aint> byte_displs(n);
+  for (int i = 0; i < n; ++i) {
+    if (counts[lo + i] > INT_MAX) return MPI_ERR_COUNT;
+    lengths[i] = IntCount(counts[lo + i]);
+    byte_displs[i] = static_cast<MPI_Aint>(displs[lo + i]) * extent;
+  }
+  int rc = MPI_Type_create_hindexed(n, lengths.data(), byte_displs.data(), type, range_type);
   if (rc != MPI_SUCCESS) return rc;
-  return MPI_Type_commit(range_type);
+  rc = MPI_Type_commit(range_type);
+  if (rc != MPI_SUCCESS) MPI_Type_free(range_type);
+  return rc;
 }
 
 namespace {
@@ -152,13 +168,13 @@ int ElementsPerStep(MPI_Count type_size) {
 
 }  // namespace
 
-int PackElements(const void* buf, int count, MPI_Datatype type, char* packed, MPI_Comm comm) {
+int PackElements(const void* buf, Count count, MPI_Datatype type, char* packed, MPI_Comm comm) {
   MPI_Count type_size = 0;
   int rc = MPI_Type_size_x(type, &type_size);
   if (rc != MPI_SUCCESS) return rc;
-  const int step = ElementsPerStep(type_size);
-  for (int done = 0; done < count; done += std::min(step, count - done)) {
-    const int n = std::min(step, count - done);
+  const Count step = ElementsPerStep(type_size);
+  for (Count done = 0; done < count; done += std::min(step, count - done)) {
+    const int n = IntCount(std::min(step, count - done));
     int position = 0;
     rc = MPI_Pack(OffsetBy(buf, done, type), n, type, packed + done * type_size,
                   static_cast<int>(n * type_size), &position, comm);
@@ -167,13 +183,13 @@ int PackElements(const void* buf, int count, MPI_Datatype type, char* packed, MP
   return MPI_SUCCESS;
 }
 
-int UnpackElements(const char* packed, int count, MPI_Datatype type, void* buf, MPI_Comm comm) {
+int UnpackElements(const char* packed, Count count, MPI_Datatype type, void* buf, MPI_Comm comm) {
   MPI_Count type_size = 0;
   int rc = MPI_Type_size_x(type, &type_size);
   if (rc != MPI_SUCCESS) return rc;
-  const int step = ElementsPerStep(type_size);
-  for (int done = 0; done < count; done += std::min(step, count - done)) {
-    const int n = std::min(step, count - done);
+  const Count step = ElementsPerStep(type_size);
+  for (Count done = 0; done < count; done += std::min(step, count - done)) {
+    const int n = IntCount(std::min(step, count - done));
     int position = 0;
     rc = MPI_Unpack(packed + done * type_size, static_cast<int>(n * type_size), &position,
                     OffsetBy(buf, done, type), n, type, comm);
@@ -182,7 +198,7 @@ int UnpackElements(const char* packed, int count, MPI_Datatype type, void* buf, 
   return MPI_SUCCESS;
 }
 
-int PackBlocks(const void* buf, const int* counts, const int* displs, MPI_Datatype type, int lo,
+int PackBlocks(const void* buf, const Count* counts, const Count* displs, MPI_Datatype type, int lo,
                int hi, char* packed, MPI_Comm comm) {
   std::int64_t offset = 0;
   for (int i = lo; i <= hi; ++i) {
@@ -193,7 +209,7 @@ int PackBlocks(const void* buf, const int* counts, const int* displs, MPI_Dataty
   return MPI_SUCCESS;
 }
 
-int UnpackBlocks(const char* packed, const int* counts, const int* displs, MPI_Datatype type,
+int UnpackBlocks(const char* packed, const Count* counts, const Count* displs, MPI_Datatype type,
                  int lo, int hi, void* buf, MPI_Comm comm) {
   std::int64_t offset = 0;
   for (int i = lo; i <= hi; ++i) {
@@ -204,11 +220,11 @@ int UnpackBlocks(const char* packed, const int* counts, const int* displs, MPI_D
   return MPI_SUCCESS;
 }
 
-int LocalCopy(const void* from, int from_count, MPI_Datatype from_type, void* to, int to_count,
+int LocalCopy(const void* from, Count from_count, MPI_Datatype from_type, void* to, Count to_count,
               MPI_Datatype to_type, MPI_Comm private_comm, int rank) {
   const std::int64_t bytes = SignatureBytes(from_count, from_type);
   if (bytes != SignatureBytes(to_count, to_type)) return MPI_ERR_TRUNCATE;
-  if (from_count == 0 && to_count == 0) return MPI_SUCCESS;
+  if (bytes == 0) return MPI_SUCCESS;
   if (bytes > MaxMessageBytes()) {  // a message that large may not pass: pack and unpack
     auto staging = TryByteBuffer(bytes);
     if (!staging) return MPI_ERR_NO_MEM;
@@ -217,8 +233,9 @@ int LocalCopy(const void* from, int from_count, MPI_Datatype from_type, void* to
     return UnpackElements(staging.get(), to_count, to_type, to, private_comm);
   }
   // A message to itself: a failure here leaves no other process waiting.
-  return MPI_Sendrecv(from, from_count, from_type, rank, TUWCOLL_TAG_SELF, to, to_count, to_type,
-                      rank, TUWCOLL_TAG_SELF, private_comm, MPI_STATUS_IGNORE);
+  return MPI_Sendrecv(from, IntCount(from_count), from_type, rank, TUWCOLL_TAG_SELF, to,
+                      IntCount(to_count), to_type, rank, TUWCOLL_TAG_SELF, private_comm,
+                      MPI_STATUS_IGNORE);
 }
 
 void* OffsetBy(void* base, std::int64_t displ, MPI_Datatype type) {

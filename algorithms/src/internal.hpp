@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -13,13 +14,17 @@
 
 namespace tuw::detail {
 
+// Counts and displacements inside the library: 64 bits, so that the int API and the MPI-4 large
+// count API (_c: MPI_Count counts, MPI_Aint displacements) share every line (api.cpp widens).
+using Count = std::int64_t;
+
 struct GatherArgs {
   const void* sendbuf;
-  int sendcount;
+  Count sendcount;
   MPI_Datatype sendtype;
   void* recvbuf;
-  const int* recvcounts;
-  const int* displs;
+  const Count* recvcounts;
+  const Count* displs;
   MPI_Datatype recvtype;
   int root;
   MPI_Comm comm;
@@ -27,11 +32,11 @@ struct GatherArgs {
 
 struct ScatterArgs {
   const void* sendbuf;
-  const int* sendcounts;
-  const int* displs;
+  const Count* sendcounts;
+  const Count* displs;
   MPI_Datatype sendtype;
   void* recvbuf;
-  int recvcount;
+  Count recvcount;
   MPI_Datatype recvtype;
   int root;
   MPI_Comm comm;
@@ -79,16 +84,30 @@ int LinearScatterAtRoot(const ScatterArgs& a, MPI_Comm comm, int own_rank,
 int InterGather(const GatherArgs& args, TreeAlgorithm algorithm);
 int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm);
 
+// The algorithms (one file each), called by the C entry points of api.cpp with widened
+// arguments. They return an error code; api.cpp raises it through the error handler.
+int TuwGatherv(const GatherArgs& args);
+int TuwScatterv(const ScatterArgs& args);
+int LinearGatherv(const GatherArgs& args);
+int LinearScatterv(const ScatterArgs& args);
+int BinomialGatherv(const GatherArgs& args);
+int BinomialScatterv(const ScatterArgs& args);
+
+// An int that MPI takes for a count that is known to fit (a range of at most MaxMessageBytes()).
+// The largest count an int-count MPI call takes; IntCount is for counts already checked against it.
+constexpr Count kMaxInt = INT_MAX;
+inline int IntCount(Count count) { return static_cast<int>(count); }
+
 // Raises `code` through the error handler of `comm` (MPI_COMM_WORLD's if comm is null) and
 // returns it, as an MPI function does.
 int RaiseError(MPI_Comm comm, int code);
 
 // Size in bytes of `count` elements of `type`'s signature; -1 if the type is invalid.
-std::int64_t SignatureBytes(int count, MPI_Datatype type);
+std::int64_t SignatureBytes(Count count, MPI_Datatype type);
 
 // Checks a root's count/displacement arrays: non-negative counts, and the byte size of every
 // block. Fills block_bytes[i]; returns MPI_SUCCESS, MPI_ERR_COUNT or MPI_ERR_TYPE.
-int RootBlockBytes(const int* counts, MPI_Datatype type, int p,
+int RootBlockBytes(const Count* counts, MPI_Datatype type, int p,
                    std::vector<std::int64_t>* block_bytes);
 
 // The problem-adaptive tree of Lemma 3, built with MPI: ceil(log2 p) rounds of constant-size
@@ -141,13 +160,15 @@ int ExecuteScatter(const tree::NodeView& view, const ScatterArgs& args, const Ca
                    const std::vector<std::int64_t>* root_block_bytes, int root_error,
                    const ExecuteOptions& options);
 
-// An indexed datatype selecting blocks [lo, hi] of a v-collective's buffer (counts/displs in
-// units of `type`'s extent). The caller frees it with MPI_Type_free.
-int MakeRangeType(const int* counts, const int* displs, MPI_Datatype type, int lo, int hi,
+// A datatype selecting blocks [lo, hi] of a v-collective's buffer (counts/displs in units of
+// `type`'s extent; byte displacements, so any MPI_Aint displacement works; each block's count
+// must fit an int, as it does in any range of at most MaxMessageBytes()). The caller frees it
+// with MPI_Type_free.
+int MakeRangeType(const Count* counts, const Count* displs, MPI_Datatype type, int lo, int hi,
                   MPI_Datatype* range_type);
 
 // A local copy of count1 x type1 at buf1 to count2 x type2 at buf2 (matching signatures).
-int LocalCopy(const void* from, int from_count, MPI_Datatype from_type, void* to, int to_count,
+int LocalCopy(const void* from, Count from_count, MPI_Datatype from_type, void* to, Count to_count,
               MPI_Datatype to_type, MPI_Comm private_comm, int rank);
 
 // Byte offset (in units of `type`'s extent) of element `displ` inside a buffer.
@@ -156,12 +177,12 @@ const void* OffsetBy(const void* base, std::int64_t displ, MPI_Datatype type);
 
 // MPI_Pack / MPI_Unpack of `count` elements whose packed size may exceed INT_MAX: done in steps
 // of at most MaxMessageBytes(). `packed` holds count * size(type) bytes.
-int PackElements(const void* buf, int count, MPI_Datatype type, char* packed, MPI_Comm comm);
-int UnpackElements(const char* packed, int count, MPI_Datatype type, void* buf, MPI_Comm comm);
+int PackElements(const void* buf, Count count, MPI_Datatype type, char* packed, MPI_Comm comm);
+int UnpackElements(const char* packed, Count count, MPI_Datatype type, void* buf, MPI_Comm comm);
 // The same for blocks lo..hi of a v-collective's buffer, in rank order.
-int PackBlocks(const void* buf, const int* counts, const int* displs, MPI_Datatype type, int lo,
+int PackBlocks(const void* buf, const Count* counts, const Count* displs, MPI_Datatype type, int lo,
                int hi, char* packed, MPI_Comm comm);
-int UnpackBlocks(const char* packed, const int* counts, const int* displs, MPI_Datatype type,
+int UnpackBlocks(const char* packed, const Count* counts, const Count* displs, MPI_Datatype type,
                  int lo, int hi, void* buf, MPI_Comm comm);
 
 }  // namespace tuw::detail

@@ -47,26 +47,22 @@ int LinearGatherAtRoot(const GatherArgs& a, MPI_Comm comm, int own_rank,
   return transfers.error();
 }
 
-}  // namespace tuw::detail
-
-using namespace tuw::detail;
-
-extern "C" int Linear_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void* recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts,
-                        displs,  recvtype,  root,     comm};
-  if (IsIntercomm(comm)) return RaiseError(comm, InterGather(args, TreeAlgorithm::kLinear));
+int LinearGatherv(const GatherArgs& args) {
+  const MPI_Comm comm = args.comm;
+  const int root = args.root;
+  if (IsIntercomm(comm)) return InterGather(args, TreeAlgorithm::kLinear);
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  if (rc != MPI_SUCCESS) return rc;
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   // Bad local arguments: like MPI_Gatherv, only this process can tell (nobody else learns of it).
   rc = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  if (rc != MPI_SUCCESS) return rc;
   if (ctx.rank != root) {
-    return RaiseError(comm, LinearGatherSend(args, ctx.private_comm, root, own_bytes));
+    return LinearGatherSend(args, ctx.private_comm, root, own_bytes);
   }
-  return RaiseError(comm, LinearGatherAtRoot(args, ctx.private_comm, root, block_bytes));
+  return LinearGatherAtRoot(args, ctx.private_comm, root, block_bytes);
 }
+
+}  // namespace tuw::detail

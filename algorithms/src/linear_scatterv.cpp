@@ -45,26 +45,22 @@ int LinearScatterAtRoot(const ScatterArgs& a, MPI_Comm comm, int own_rank,
   return local != MPI_SUCCESS ? local : transfers.error();
 }
 
-}  // namespace tuw::detail
-
-using namespace tuw::detail;
-
-extern "C" int Linear_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                               MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  const ScatterArgs args{sendbuf,   sendcounts, displs, sendtype, recvbuf,
-                         recvcount, recvtype,   root,   comm};
-  if (IsIntercomm(comm)) return RaiseError(comm, InterScatter(args, TreeAlgorithm::kLinear));
+int LinearScatterv(const ScatterArgs& args) {
+  const MPI_Comm comm = args.comm;
+  const int root = args.root;
+  if (IsIntercomm(comm)) return InterScatter(args, TreeAlgorithm::kLinear);
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  if (rc != MPI_SUCCESS) return rc;
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   // Bad local arguments: like MPI_Scatterv, only this process can tell (nobody else learns of it).
   rc = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  if (rc != MPI_SUCCESS) return rc;
   if (ctx.rank != root) {
-    return RaiseError(comm, LinearScatterReceive(args, ctx.private_comm, root, own_bytes));
+    return LinearScatterReceive(args, ctx.private_comm, root, own_bytes);
   }
-  return RaiseError(comm, LinearScatterAtRoot(args, ctx.private_comm, root, block_bytes));
+  return LinearScatterAtRoot(args, ctx.private_comm, root, block_bytes);
 }
+
+}  // namespace tuw::detail

@@ -29,7 +29,7 @@ class RootResources {
   ~RootResources() {
     for (MPI_Datatype& t : types_) MPI_Type_free(&t);
   }
-  int RangeType(const int* counts, const int* displs, MPI_Datatype type, int lo, int hi,
+  int RangeType(const Count* counts, const Count* displs, MPI_Datatype type, int lo, int hi,
                 MPI_Datatype* range_type) {
     int rc = MakeRangeType(counts, displs, type, lo, hi, range_type);
     if (rc == MPI_SUCCESS) types_.push_back(*range_type);
@@ -113,8 +113,9 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
                     const ExecuteOptions& options) {
   Transfers up = ParentEdge(ctx, options);
   up.Fail(options.prior_failure);
-  if (view.children.empty() && view.own_bytes <= MaxMessageBytes()) {  // straight from sendbuf
-    up.SendTyped(view.parent, a.sendbuf, a.sendcount, a.sendtype, view.own_bytes);
+  if (view.children.empty() && view.own_bytes <= MaxMessageBytes() &&
+      a.sendcount <= kMaxInt) {  // straight from sendbuf
+    up.SendTyped(view.parent, a.sendbuf, IntCount(a.sendcount), a.sendtype, view.own_bytes);
     return up.Finish();
   }
   Transfers down(ctx.private_comm, options.framing);
@@ -235,9 +236,10 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
     if (incoming >= 0 && incoming != view.bytes) from_parent.Fail(MPI_ERR_TRUNCATE);
     incoming = std::max<std::int64_t>(incoming, 0);
   }
-  if (view.children.empty() && view.own_bytes <= MaxMessageBytes()) {  // straight into recvbuf
+  if (view.children.empty() && view.own_bytes <= MaxMessageBytes() &&
+      a.recvcount <= kMaxInt) {  // straight into recvbuf
     if (incoming == view.own_bytes) {
-      from_parent.ReceiveTyped(view.parent, a.recvbuf, a.recvcount, a.recvtype, incoming);
+      from_parent.ReceiveTyped(view.parent, a.recvbuf, IntCount(a.recvcount), a.recvtype, incoming);
     } else {
       from_parent.Receive(view.parent, nullptr, incoming);
     }

@@ -2,16 +2,16 @@
 // built by the Lemma 3 protocol from each process's own count only; then data flows along it.
 #include "internal.hpp"
 
-using namespace tuw::detail;
+namespace tuw::detail {
 
-extern "C" int TUW_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                           int root, MPI_Comm comm) {
-  GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm};
-  if (IsIntercomm(comm)) return RaiseError(comm, InterGather(args, TreeAlgorithm::kAdaptive));
+int TuwGatherv(const GatherArgs& call_args) {
+  GatherArgs args = call_args;
+  const MPI_Comm comm = args.comm;
+  const int root = args.root;
+  if (IsIntercomm(comm)) return InterGather(args, TreeAlgorithm::kAdaptive);
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  if (rc != MPI_SUCCESS) return rc;
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   // A process with bad arguments still takes its place in the tree with an empty block, so that
@@ -30,5 +30,7 @@ extern "C" int TUW_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype send
   // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
   if (ctx.rank == root && error_in_tree != MPI_SUCCESS) rc = error_in_tree;
   if (local != MPI_SUCCESS) rc = local;
-  return RaiseError(comm, rc);
+  return rc;
 }
+
+}  // namespace tuw::detail

@@ -2,16 +2,16 @@
 // "the linear time gather trees can likewise be used for the irregular scatter problem").
 #include "internal.hpp"
 
-using namespace tuw::detail;
+namespace tuw::detail {
 
-extern "C" int TUW_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                            MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                            MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ScatterArgs args{sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm};
-  if (IsIntercomm(comm)) return RaiseError(comm, InterScatter(args, TreeAlgorithm::kAdaptive));
+int TuwScatterv(const ScatterArgs& call_args) {
+  ScatterArgs args = call_args;
+  const MPI_Comm comm = args.comm;
+  const int root = args.root;
+  if (IsIntercomm(comm)) return InterScatter(args, TreeAlgorithm::kAdaptive);
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
-  if (rc != MPI_SUCCESS) return RaiseError(comm, rc);
+  if (rc != MPI_SUCCESS) return rc;
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   const int local = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
@@ -29,5 +29,7 @@ extern "C" int TUW_Scatterv(const void* sendbuf, const int sendcounts[], const i
   // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
   if (ctx.rank == root && error_in_tree != MPI_SUCCESS) rc = error_in_tree;
   if (local != MPI_SUCCESS) rc = local;
-  return RaiseError(comm, rc);
+  return rc;
 }
+
+}  // namespace tuw::detail
