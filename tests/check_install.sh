@@ -2,7 +2,7 @@
 # The README's "Use it in your program" commands, against an installed copy: install the build
 # into a scratch prefix, then (1) a CMake project with find_package(tuwcoll), (2) a program
 # compiled with mpicc and linked with -ltuwcoll, (3) an unmodified program (no libtuwcoll at
-# link time) with libtuwcoll_interpose.so preloaded. Each program runs under the real launcher
+# link time) with libtuwcoll_interpose.so preloaded, and the same program linked with it. Each program runs under the real launcher
 # and checks its own results; the preload run must also report that TUW served the calls.
 # usage: check_install.sh BUILD_DIR TESTS_DIR WORK_DIR MPICC INTERPOSE(ON|OFF) MPIEXEC [PREFLAGS...]
 set -euo pipefail
@@ -46,6 +46,15 @@ if [[ $interpose == ON ]]; then
   grep -q "MPI_Gatherv -> TUW_Gatherv: [1-9][0-9]* calls" "$work/preload.log" ||
     { cat "$work/preload.log"; fail "the preload did not reach TUW_Gatherv"; }
   echo "check_install: LD_PRELOAD=libtuwcoll_interpose.so: calls went to TUW, results correct"
+  # The same library linked before the MPI library instead of preloaded.
+  "$mpicc" "$tests/interpose_program.c" -L"$libdir" -ltuwcoll_interpose -Wl,-rpath,"$libdir" \
+    -o "$work/relinked" || fail "mpicc ... -ltuwcoll_interpose failed"
+  TUWCOLL_VERBOSE=1 timeout 120 "${launch[@]}" -n $p "$work/relinked" >"$work/linked.log" 2>&1 ||
+    { cat "$work/linked.log"; fail "the program linked with -ltuwcoll_interpose failed"; }
+  grep -q "0 wrong elements" "$work/linked.log" || { cat "$work/linked.log"; fail "wrong results"; }
+  grep -q "MPI_Gatherv -> TUW_Gatherv: [1-9][0-9]* calls" "$work/linked.log" ||
+    { cat "$work/linked.log"; fail "linking -ltuwcoll_interpose did not reach TUW_Gatherv"; }
+  echo "check_install: -ltuwcoll_interpose before the MPI library: calls went to TUW, results correct"
 else
   echo "check_install: this build has no libtuwcoll_interpose.so (SMPI): preload not checked"
 fi
