@@ -3,7 +3,8 @@
 // interface, every MPI call libtuwcoll makes while a collective runs, and the library's data
 // buffers (its nothrow operator new[]); armed with (rank r, k), the k-th such event on rank r
 // fails *without doing anything* (as MPI's argument and resource errors do).
-// For each algorithm, root and count pattern, a dry run counts the events on every rank, then
+// For each algorithm, root and count pattern, on an intracommunicator and on an
+// intercommunicator (root in either group), a dry run counts the events on every rank, then
 // every (r, k) is injected in turn. The invariant, checked on every rank after each injection:
 //  - the rank with the failure returns an error class (it must not hide it);
 //  - every other rank returns MPI_SUCCESS with exactly the result the native call defines (the
@@ -107,10 +108,10 @@ int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int o
   if (InjectHere()) return kInjectedError;
   return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, type, comm);
 }
-int MPI_Type_indexed(int count, const int blocklengths[], const int displacements[],
-                     MPI_Datatype oldtype, MPI_Datatype* newtype) {
+int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                             MPI_Datatype oldtype, MPI_Datatype* newtype) {
   if (InjectHere()) return kInjectedError;
-  return PMPI_Type_indexed(count, blocklengths, displacements, oldtype, newtype);
+  return PMPI_Type_create_hindexed(count, blocklengths, displacements, oldtype, newtype);
 }
 int MPI_Type_commit(MPI_Datatype* type) {
   if (InjectHere()) return kInjectedError;
@@ -151,39 +152,70 @@ Problem MakeProblem(int p, int pattern, int root) {
 
 enum class Outcome { kCorrect, kError, kWrong };
 
-// Runs one gather (fn) and checks this rank's result against the pattern.
-Outcome RunGather(tuw::GathervFn fn, const Problem& pr, int root, MPI_Comm comm, int* rc) {
-  const int rank = Rank(comm), p = Size(comm);
-  std::vector<int> send(pr.counts[rank] + 1);
-  for (int k = 0; k < pr.counts[rank]; ++k) send[k] = Pattern(rank, k);
-  std::vector<int> recv(rank == root ? pr.extent : 1, kFill);
-  *rc = fn(send.data(), pr.counts[rank], MPI_INT, recv.data(), pr.counts.data(), pr.displs.data(),
-           MPI_INT, root, comm);
+// Where the collective runs: an intracommunicator, or an intercommunicator between the lower
+// and upper half of the processes (unequal halves for odd p) with the root in one of them.
+struct Setting {
+  MPI_Comm comm;
+  bool inter;
+  int root_group;  // intercommunicator: the group holding the root (0 lower, 1 upper)
+  int group;       // intercommunicator: this process's group
+};
+
+// This process's root argument and whether it is the root or a sender/receiver of blocks.
+struct Role {
+  int root_arg;
+  bool is_root;
+  bool has_block;  // contributes (gather) or receives (scatter) a block
+  int block;       // its index in the root's arrays
+  int blocks;      // number of blocks at the root
+};
+
+Role RoleOf(const Setting& s, int root) {
+  const int rank = Rank(s.comm);
+  if (!s.inter) return {root, rank == root, true, rank, Size(s.comm)};
+  int remote = 0;
+  MPI_Comm_remote_size(s.comm, &remote);
+  if (s.group == s.root_group) {
+    return {rank == root ? MPI_ROOT : MPI_PROC_NULL, rank == root, false, 0, remote};
+  }
+  return {root, false, true, rank, Size(s.comm)};
+}
+
+// Runs one gather (fn) and checks this process's result against the pattern.
+Outcome RunGather(tuw::GathervFn fn, const Problem& pr, const Setting& s, int root, int* rc) {
+  const Role r = RoleOf(s, root);
+  const int own = r.has_block ? pr.counts[r.block] : 0;
+  std::vector<int> send(own + 1);
+  for (int k = 0; k < own; ++k) send[k] = Pattern(r.block, k);
+  std::vector<int> recv(r.is_root ? pr.extent : 1, kFill);
+  *rc = fn(send.data(), own, MPI_INT, recv.data(), pr.counts.data(), pr.displs.data(), MPI_INT,
+           r.root_arg, s.comm);
   if (*rc != MPI_SUCCESS) return Outcome::kError;
-  if (rank != root) return Outcome::kCorrect;
+  if (!r.is_root) return Outcome::kCorrect;
   std::vector<int> expected(pr.extent, kFill);
-  for (int i = 0; i < p; ++i) {
+  for (int i = 0; i < r.blocks; ++i) {
     for (int k = 0; k < pr.counts[i]; ++k) expected[pr.displs[i] + k] = Pattern(i, k);
   }
   return recv == expected ? Outcome::kCorrect : Outcome::kWrong;
 }
 
-Outcome RunScatter(tuw::ScattervFn fn, const Problem& pr, int root, MPI_Comm comm, int* rc) {
-  const int rank = Rank(comm), p = Size(comm);
-  std::vector<int> send(rank == root ? pr.extent : 1, kFill);
-  if (rank == root) {
-    for (int i = 0; i < p; ++i) {
+Outcome RunScatter(tuw::ScattervFn fn, const Problem& pr, const Setting& s, int root, int* rc) {
+  const Role r = RoleOf(s, root);
+  std::vector<int> send(r.is_root ? pr.extent : 1, kFill);
+  if (r.is_root) {
+    for (int i = 0; i < r.blocks; ++i) {
       for (int k = 0; k < pr.counts[i]; ++k) send[pr.displs[i] + k] = Pattern(i, k);
     }
   }
-  std::vector<int> recv(pr.counts[rank] + 1, kFill);
-  *rc = fn(send.data(), pr.counts.data(), pr.displs.data(), MPI_INT, recv.data(), pr.counts[rank],
-           MPI_INT, root, comm);
+  const int own = r.has_block ? pr.counts[r.block] : 0;
+  std::vector<int> recv(own + 1, kFill);
+  *rc = fn(send.data(), pr.counts.data(), pr.displs.data(), MPI_INT, recv.data(), own, MPI_INT,
+           r.root_arg, s.comm);
   if (*rc != MPI_SUCCESS) return Outcome::kError;
-  for (int k = 0; k < pr.counts[rank]; ++k) {
-    if (recv[k] != Pattern(rank, k)) return Outcome::kWrong;
+  for (int k = 0; k < own; ++k) {
+    if (recv[k] != Pattern(r.block, k)) return Outcome::kWrong;
   }
-  return recv[pr.counts[rank]] == kFill ? Outcome::kCorrect : Outcome::kWrong;
+  return recv[own] == kFill ? Outcome::kCorrect : Outcome::kWrong;
 }
 
 struct Algorithm {
@@ -203,9 +235,8 @@ std::vector<Algorithm> Algorithms() {
   return all;
 }
 
-Outcome RunOnce(const Algorithm& a, const Problem& pr, int root, MPI_Comm comm, int* rc) {
-  return a.gather ? RunGather(a.gather, pr, root, comm, rc)
-                  : RunScatter(a.scatter, pr, root, comm, rc);
+Outcome RunOnce(const Algorithm& a, const Problem& pr, const Setting& s, int root, int* rc) {
+  return a.gather ? RunGather(a.gather, pr, s, root, rc) : RunScatter(a.scatter, pr, s, root, rc);
 }
 
 // Roots to sweep: 0, p/2 and p-1 (IRRCOLL_FAULT_ROOTS=first keeps root 0 only, for slow runs).
@@ -218,57 +249,100 @@ std::vector<int> Roots(int p) {
   return roots;
 }
 
+struct Tally {
+  long points = 0, failed = 0;
+};
+
+// Every (rank, event) of one algorithm, root and pattern in `s`; verdicts agreed over `world`.
+void SweepCase(const Algorithm& a, const Setting& s, int root, int pattern, const char* where,
+               MPI_Comm world, Tally* tally) {
+  const int rank = Rank(world), p = Size(world);
+  const Role role = RoleOf(s, root);
+  // Blocks at the root: the root group's processes know it as the other group's size.
+  const Problem pr = MakeProblem(role.blocks, pattern, s.inter ? 0 : root);
+  int rc = 0;
+  // Dry run: the private communicators exist from here on; count every process's events.
+  bool dry_ok = RunOnce(a, pr, s, root, &rc) == Outcome::kCorrect;
+  g_injector = Injector{true, 0, 0, false};
+  dry_ok = RunOnce(a, pr, s, root, &rc) == Outcome::kCorrect && dry_ok;
+  g_injector.armed = false;
+  ASSERT_TRUE(AllRanks(dry_ok, world)) << a.name << " " << where << ": wrong without injection";
+  std::vector<long> events(p);
+  PMPI_Allgather(&g_injector.events, 1, MPI_LONG, events.data(), 1, MPI_LONG, world);
+  for (int target = 0; target < p; ++target) {
+    for (long k = 1; k <= events[target]; ++k) {
+      std::snprintf(g_point, sizeof g_point, "%s %s p=%d root=%d pattern=%d rank=%d event=%ld",
+                    a.name.c_str(), where, p, root, pattern, target, k);
+      alarm(60);
+      g_injector = Injector{true, rank == target ? k : 0, 0, false};
+      const Outcome outcome = RunOnce(a, pr, s, root, &rc);
+      g_injector.armed = false;
+      // The injected process must report its failure; nobody may report wrong data.
+      bool ok = outcome != Outcome::kWrong && !(g_injector.injected && rc == MPI_SUCCESS);
+      // The same call again, uninjected: correct everywhere.
+      const Outcome after = RunOnce(a, pr, s, root, &rc);
+      ok = ok && after == Outcome::kCorrect;
+      alarm(0);
+      const bool all_ok = AllRanks(ok, world);
+      ++tally->points;
+      if (!all_ok) ++tally->failed;
+      EXPECT_TRUE(all_ok) << g_point << ": rank " << rank << " outcome "
+                          << static_cast<int>(outcome) << " injected " << g_injector.injected
+                          << " then " << static_cast<int>(after);
+      if (tally->failed > 5) FAIL() << "stopping after 5 failed injection points";
+    }
+  }
+}
+
 TEST(FaultInjection, EveryCallSiteEveryRankNoHangNoFalseSuccess) {
-  MPI_Comm comm;
+  MPI_Comm world;
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  const int rank = Rank(comm), p = Size(comm);
+  MPI_Comm_dup(MPI_COMM_WORLD, &world);
+  MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN);
+  const int rank = Rank(world), p = Size(world);
   signal(SIGALRM, OnAlarm);
-  long points = 0, failed_points = 0;
+  Tally intra, inter;
+  const Setting intra_setting{world, false, 0, 0};
   for (const Algorithm& a : Algorithms()) {
     for (int root : Roots(p)) {
       for (int pattern = 0; pattern < 2; ++pattern) {
-        const Problem pr = MakeProblem(p, pattern, root);
-        int rc = 0;
-        // Dry run: the private communicator exists from here on; count every rank's events.
-        ASSERT_EQ(RunOnce(a, pr, root, comm, &rc), Outcome::kCorrect) << a.name;
-        g_injector = Injector{true, 0, 0, false};
-        ASSERT_EQ(RunOnce(a, pr, root, comm, &rc), Outcome::kCorrect) << a.name;
-        g_injector.armed = false;
-        std::vector<long> events(p);
-        PMPI_Allgather(&g_injector.events, 1, MPI_LONG, events.data(), 1, MPI_LONG, comm);
-        for (int target = 0; target < p; ++target) {
-          for (long k = 1; k <= events[target]; ++k) {
-            std::snprintf(g_point, sizeof g_point, "%s p=%d root=%d pattern=%d rank=%d event=%ld",
-                          a.name.c_str(), p, root, pattern, target, k);
-            alarm(60);
-            g_injector = Injector{true, rank == target ? k : 0, 0, false};
-            const Outcome outcome = RunOnce(a, pr, root, comm, &rc);
-            g_injector.armed = false;
-            // The injected rank must report its failure; nobody may report wrong data.
-            bool ok = outcome != Outcome::kWrong && !(g_injector.injected && rc == MPI_SUCCESS);
-            // The same call again, uninjected: correct everywhere.
-            const Outcome after = RunOnce(a, pr, root, comm, &rc);
-            ok = ok && after == Outcome::kCorrect;
-            alarm(0);
-            const bool all_ok = AllRanks(ok, comm);
-            ++points;
-            if (!all_ok) ++failed_points;
-            EXPECT_TRUE(all_ok) << g_point << ": rank " << rank << " outcome "
-                                << static_cast<int>(outcome) << " injected " << g_injector.injected
-                                << " then " << static_cast<int>(after);
-            if (failed_points > 5) FAIL() << "stopping after 5 failed injection points";
-          }
-        }
+        SweepCase(a, intra_setting, root, pattern, "intracomm", world, &intra);
+        if (HasFailure()) break;
       }
     }
   }
-  if (rank == 0) {
-    std::printf("mpi_test_faults: p = %d, %ld injection points exercised, %ld failed\n", p, points,
-                failed_points);
+  // Intercommunicator: the lower (p+1)/2 processes and the rest; the root is the first process
+  // of the lower group, then the last of the upper group (IRRCOLL_FAULT_ROOTS=first: the first).
+  if (p >= 2 && !HasFailure()) {
+    const int lower = (p + 1) / 2;
+    const int group = rank < lower ? 0 : 1;
+    MPI_Comm local, intercomm;
+    MPI_Comm_split(world, group, rank, &local);
+    MPI_Intercomm_create(local, 0, world, group == 0 ? lower : 0, 77, &intercomm);
+    MPI_Comm_set_errhandler(intercomm, MPI_ERRORS_RETURN);
+    const int roots = Roots(p).size() > 1 ? 2 : 1;
+    for (const Algorithm& a : Algorithms()) {
+      for (int root_group = 0; root_group < roots; ++root_group) {
+        const int root = root_group == 0 ? 0 : p - lower - 1;  // local rank in its group
+        const Setting s{intercomm, true, root_group, group};
+        for (int pattern = 0; pattern < 2; ++pattern) {
+          SweepCase(a, s, root, pattern,
+                    root_group == 0 ? "intercomm-lower-root" : "intercomm-upper-root", world,
+                    &inter);
+          if (HasFailure()) break;
+        }
+      }
+    }
+    MPI_Comm_free(&intercomm);
+    MPI_Comm_free(&local);
   }
-  MPI_Comm_free(&comm);
+  if (rank == 0) {
+    std::printf(
+        "mpi_test_faults: p = %d, %ld injection points exercised (%ld intracommunicator, %ld "
+        "intercommunicator), %ld failed\n",
+        p, intra.points + inter.points, intra.points, inter.points, intra.failed + inter.failed);
+  }
+  MPI_Comm_free(&world);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
