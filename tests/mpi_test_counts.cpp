@@ -4,6 +4,7 @@
 //  - construction: each process sends at most 2 ceil(log2 p) and receives at most ceil(log2 p)
 //    constant-size messages (Lemma 3: an exchange between fixed roots plus one notice from a
 //    fixed root to its gather root per round);
+//  - a start of a persistent request (TUW_Gatherv_init) sends no construction message at all;
 //  - each block crosses each tree edge on its path once: a process sends exactly its subtree's
 //    bytes once and receives exactly its children's bytes, and the root receives sum_{i!=r} m_i.
 #include <map>
@@ -99,24 +100,39 @@ TEST(MessageCounts, GatherAndScatterOnTheAdaptiveTree) {
         total += counts[i];
       }
       if (rank == root) recv.resize(total + 1);
-      for (int op = 0; op < 2; ++op) {
+      // op 0: TUW_Gatherv, 1: TUW_Scatterv, 2 and 3: a start of their persistent requests.
+      for (int op = 0; op < 4; ++op) {
         TUW_Gatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(),
                     MPI_INT, root, MPI_COMM_WORLD);  // creates the private communicator first
+        TUW_Request request = TUW_REQUEST_NULL;
+        if (op == 2) {
+          TUW_Gatherv_init(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(),
+                           displs.data(), MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+        } else if (op == 3) {
+          TUW_Scatterv_init(recv.data(), counts.data(), displs.data(), MPI_INT, send.data(),
+                            counts[rank], MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+        }
         g_traffic.Clear();
         g_counting = true;
         if (op == 0) {
           TUW_Gatherv(send.data(), counts[rank], MPI_INT, recv.data(), counts.data(), displs.data(),
                       MPI_INT, root, MPI_COMM_WORLD);
-        } else {
+        } else if (op == 1) {
           TUW_Scatterv(recv.data(), counts.data(), displs.data(), MPI_INT, send.data(),
                        counts[rank], MPI_INT, root, MPI_COMM_WORLD);
+        } else {
+          TUW_Start(&request);
+          TUW_Wait(&request, MPI_STATUS_IGNORE);
         }
         g_counting = false;
+        if (request != TUW_REQUEST_NULL) TUW_Request_free(&request);
         Traffic& t = g_traffic;
         const long construct_sends = t.sends[TUWCOLL_TAG_CONSTRUCT] + t.sends[TUWCOLL_TAG_INFORM];
         const long construct_recvs = t.recvs[TUWCOLL_TAG_CONSTRUCT] + t.recvs[TUWCOLL_TAG_INFORM];
-        bool ok = construct_sends <= 2 * levels && construct_recvs <= levels;
-        const bool gather = op == 0;
+        const bool persistent = op >= 2;  // built at init: no construction message at a start
+        bool ok = persistent ? construct_sends == 0 && construct_recvs == 0
+                             : construct_sends <= 2 * levels && construct_recvs <= levels;
+        const bool gather = op % 2 == 0;
         const long data_in = gather ? t.recvs[TUWCOLL_TAG_DATA] : t.sends[TUWCOLL_TAG_DATA];
         const long bytes_down =
             gather ? t.recv_bytes[TUWCOLL_TAG_DATA] : t.sent_bytes[TUWCOLL_TAG_DATA];
@@ -131,7 +147,8 @@ TEST(MessageCounts, GatherAndScatterOnTheAdaptiveTree) {
           ok = ok && bytes_down == child_bytes && bytes_up == node.bytes &&
                messages_up == (node.bytes > 0 ? 1 : 0);
         }
-        EXPECT_TRUE(AllRanks(ok)) << (gather ? "gather" : "scatter") << " rank " << rank << " root "
+        EXPECT_TRUE(AllRanks(ok)) << (persistent ? "persistent " : "")
+                                  << (gather ? "gather" : "scatter") << " rank " << rank << " root "
                                   << root << " construct sends " << construct_sends << " recvs "
                                   << construct_recvs << " data messages to children " << data_in
                                   << " bytes " << bytes_down << "/" << bytes_up;

@@ -45,6 +45,26 @@ int Binomial_Scatterv(const void *sendbuf, const int sendcounts[], const int dis
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm);
 
+/* Persistent TUW_Gatherv / TUW_Scatterv (MPI-4 persistent collective semantics; the arguments of
+ * MPI_Gatherv_init / MPI_Scatterv_init; no info keys are used). Init is collective: it checks the
+ * arguments, builds the adaptive tree once and returns the same verdict on every process
+ * (counts at the root that differ from a process's block: MPI_ERR_TRUNCATE everywhere; the
+ * request stays TUW_REQUEST_NULL). TUW_Start activates the request; the data (the buffers'
+ * contents at that time) moves inside TUW_Wait, so complete requests in the same order on every
+ * process, as for blocking collectives. Starting an active or a freed request, or freeing an
+ * active one, is MPI_ERR_REQUEST. On an intercommunicator each wait runs TUW_Gatherv whole. */
+typedef struct TUW_Request_s *TUW_Request;
+#define TUW_REQUEST_NULL ((TUW_Request)0)
+int TUW_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, MPI_Info info, TUW_Request *request);
+int TUW_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Info info, TUW_Request *request);
+int TUW_Start(TUW_Request *request);
+int TUW_Wait(TUW_Request *request, MPI_Status *status);
+int TUW_Request_free(TUW_Request *request);
+
 /* MPI-4 large counts: the same algorithms with MPI_Count counts and MPI_Aint displacements,
  * where the MPI library has the large-count API (MPI_Gatherv_c: MPICH 4.0 and later; not Open
  * MPI 4.1, where they are compiled out). */

@@ -10,21 +10,6 @@
 namespace tuw::detail {
 namespace {
 
-// Whether this process's root arrays are significant, and how many entries they have.
-int RootArrayLength(MPI_Comm comm, int root) {
-  if (comm == MPI_COMM_NULL) return 0;
-  int n = 0;
-  if (IsIntercomm(comm)) {
-    if (root != MPI_ROOT) return 0;
-    MPI_Comm_remote_size(comm, &n);
-    return n;
-  }
-  int rank = -1;
-  if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || rank != root) return 0;
-  MPI_Comm_size(comm, &n);
-  return n;
-}
-
 // The root's arrays as Counts (kept alive for the call).
 struct Widened {
   std::vector<Count> counts, displs;

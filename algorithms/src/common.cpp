@@ -108,6 +108,20 @@ bool IsIntercomm(MPI_Comm comm) {
   return comm != MPI_COMM_NULL && MPI_Comm_test_inter(comm, &is_inter) == MPI_SUCCESS && is_inter;
 }
 
+int RootArrayLength(MPI_Comm comm, int root) {
+  if (comm == MPI_COMM_NULL) return 0;
+  int n = 0;
+  if (IsIntercomm(comm)) {
+    if (root != MPI_ROOT) return 0;
+    MPI_Comm_remote_size(comm, &n);
+    return n;
+  }
+  int rank = -1;
+  if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || rank != root) return 0;
+  MPI_Comm_size(comm, &n);
+  return n;
+}
+
 int BeginCollective(MPI_Comm comm, int root, CallContext* ctx) {
   if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
   if (IsIntercomm(comm)) return MPI_ERR_COMM;  // the caller takes the intercommunicator path

@@ -61,6 +61,11 @@ int GetPrivateComms(MPI_Comm comm, PrivateComms* comms);
 
 bool IsIntercomm(MPI_Comm comm);
 
+// How many entries this process's root count/displacement arrays have where they are
+// significant (the root of an intracommunicator: its size; MPI_ROOT on an intercommunicator: the
+// remote size), else 0.
+int RootArrayLength(MPI_Comm comm, int root);
+
 // Checks comm (an intra-communicator) and root (the same verdict on every process, so no process
 // is left waiting) and fetches the cached private duplicate of comm. Returns MPI_SUCCESS or an
 // MPI error code.
@@ -93,7 +98,6 @@ int LinearScatterv(const ScatterArgs& args);
 int BinomialGatherv(const GatherArgs& args);
 int BinomialScatterv(const ScatterArgs& args);
 
-// An int that MPI takes for a count that is known to fit (a range of at most MaxMessageBytes()).
 // The largest count an int-count MPI call takes; IntCount is for counts already checked against it.
 constexpr Count kMaxInt = INT_MAX;
 inline int IntCount(Count count) { return static_cast<int>(count); }
@@ -159,6 +163,36 @@ int ExecuteGather(const tree::NodeView& view, const GatherArgs& args, const Call
 int ExecuteScatter(const tree::NodeView& view, const ScatterArgs& args, const CallContext& ctx,
                    const std::vector<std::int64_t>* root_block_bytes, int root_error,
                    const ExecuteOptions& options);
+
+// TUW's two halves: the plan (argument checks and the Lemma 3 construction, which depend on the
+// counts only) and the run (the data movement along the planned tree). A plain call does both;
+// a persistent request plans at init and runs at every start.
+struct GatherPlan {
+  GatherArgs args{};
+  CallContext ctx;
+  std::int64_t own_bytes = 0;
+  std::vector<std::int64_t> block_bytes;  // at the root
+  tree::NodeView view;
+  ExecuteOptions options;
+  int local_error = MPI_SUCCESS;    // this process's own arguments
+  int error_in_tree = MPI_SUCCESS;  // at the root: the first bad arguments anywhere
+};
+struct ScatterPlan {
+  ScatterArgs args{};
+  CallContext ctx;
+  std::int64_t own_bytes = 0;
+  std::vector<std::int64_t> block_bytes;
+  tree::NodeView view;
+  ExecuteOptions options;
+  int local_error = MPI_SUCCESS;
+  int error_in_tree = MPI_SUCCESS;
+};
+// Intracommunicators only. Returns an error (the same on every process) when the call cannot
+// even start (communicator, root); argument errors are kept in the plan and reported by the run.
+int PlanTuwGather(const GatherArgs& args, GatherPlan* plan);
+int RunTuwGather(const GatherPlan& plan);
+int PlanTuwScatter(const ScatterArgs& args, ScatterPlan* plan);
+int RunTuwScatter(const ScatterPlan& plan);
 
 // A datatype selecting blocks [lo, hi] of a v-collective's buffer (counts/displs in units of
 // `type`'s extent; byte displacements, so any MPI_Aint displacement works; each block's count

@@ -1,36 +1,46 @@
 // TUW_Gatherv: Traeff's linear-time irregular gather (2017, Section 2-3). The adaptive tree is
 // built by the Lemma 3 protocol from each process's own count only; then data flows along it.
+// Plan (checks + construction) and run (data movement) are apart so that a persistent request
+// (TUW_Gatherv_init) plans once and runs at every start.
 #include "internal.hpp"
 
 namespace tuw::detail {
 
-int TuwGatherv(const GatherArgs& call_args) {
-  GatherArgs args = call_args;
-  const MPI_Comm comm = args.comm;
-  const int root = args.root;
-  if (IsIntercomm(comm)) return InterGather(args, TreeAlgorithm::kAdaptive);
-  CallContext ctx;
-  int rc = BeginCollective(comm, root, &ctx);
+int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
+  plan->args = call_args;
+  GatherArgs& args = plan->args;
+  const int rc = BeginCollective(args.comm, args.root, &plan->ctx);
   if (rc != MPI_SUCCESS) return rc;
-  std::int64_t own_bytes = 0;
-  std::vector<std::int64_t> block_bytes;
   // A process with bad arguments still takes its place in the tree with an empty block, so that
   // nobody waits for it; the root learns of it through the construction.
-  const int local = CheckGatherArgs(args, ctx, &own_bytes, &block_bytes);
-  if (local != MPI_SUCCESS) {
-    own_bytes = 0;
+  plan->local_error = CheckGatherArgs(args, plan->ctx, &plan->own_bytes, &plan->block_bytes);
+  if (plan->local_error != MPI_SUCCESS) {
+    plan->own_bytes = 0;
     args.sendcount = 0;
   }
-  tuw::tree::NodeView view;
-  int error_in_tree = MPI_SUCCESS;
-  ExecuteOptions options;
-  options.prior_failure = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, root, own_bytes,
-                                            local, &view, &error_in_tree);
-  rc = ExecuteGather(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, options);
+  plan->options.prior_failure =
+      BuildAdaptiveView(plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root,
+                        plan->own_bytes, plan->local_error, &plan->view, &plan->error_in_tree);
+  return MPI_SUCCESS;
+}
+
+int RunTuwGather(const GatherPlan& plan) {
+  int rc =
+      ExecuteGather(plan.view, plan.args, plan.ctx,
+                    plan.local_error == MPI_SUCCESS ? &plan.block_bytes : nullptr, plan.options);
   // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
-  if (ctx.rank == root && error_in_tree != MPI_SUCCESS) rc = error_in_tree;
-  if (local != MPI_SUCCESS) rc = local;
+  if (plan.ctx.rank == plan.args.root && plan.error_in_tree != MPI_SUCCESS) {
+    rc = plan.error_in_tree;
+  }
+  if (plan.local_error != MPI_SUCCESS) rc = plan.local_error;
   return rc;
+}
+
+int TuwGatherv(const GatherArgs& args) {
+  if (IsIntercomm(args.comm)) return InterGather(args, TreeAlgorithm::kAdaptive);
+  GatherPlan plan;
+  const int rc = PlanTuwGather(args, &plan);
+  return rc != MPI_SUCCESS ? rc : RunTuwGather(plan);
 }
 
 }  // namespace tuw::detail

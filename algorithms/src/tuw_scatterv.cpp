@@ -1,35 +1,43 @@
 // TUW_Scatterv: the scatter counterpart of TUW_Gatherv on the same adaptive tree (Traeff 2017:
 // "the linear time gather trees can likewise be used for the irregular scatter problem").
+// Plan and run apart, as for TUW_Gatherv (TUW_Scatterv_init plans once).
 #include "internal.hpp"
 
 namespace tuw::detail {
 
-int TuwScatterv(const ScatterArgs& call_args) {
-  ScatterArgs args = call_args;
-  const MPI_Comm comm = args.comm;
-  const int root = args.root;
-  if (IsIntercomm(comm)) return InterScatter(args, TreeAlgorithm::kAdaptive);
-  CallContext ctx;
-  int rc = BeginCollective(comm, root, &ctx);
+int PlanTuwScatter(const ScatterArgs& call_args, ScatterPlan* plan) {
+  plan->args = call_args;
+  ScatterArgs& args = plan->args;
+  const int rc = BeginCollective(args.comm, args.root, &plan->ctx);
   if (rc != MPI_SUCCESS) return rc;
-  std::int64_t own_bytes = 0;
-  std::vector<std::int64_t> block_bytes;
-  const int local = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
-  if (local != MPI_SUCCESS) {
-    own_bytes = 0;
+  plan->local_error = CheckScatterArgs(args, plan->ctx, &plan->own_bytes, &plan->block_bytes);
+  if (plan->local_error != MPI_SUCCESS) {
+    plan->own_bytes = 0;
     args.recvcount = 0;
   }
-  tuw::tree::NodeView view;
-  int error_in_tree = MPI_SUCCESS;
-  ExecuteOptions options;
-  options.prior_failure = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, root, own_bytes,
-                                            local, &view, &error_in_tree);
-  rc = ExecuteScatter(view, args, ctx, local == MPI_SUCCESS ? &block_bytes : nullptr, local,
-                      options);
+  plan->options.prior_failure =
+      BuildAdaptiveView(plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root,
+                        plan->own_bytes, plan->local_error, &plan->view, &plan->error_in_tree);
+  return MPI_SUCCESS;
+}
+
+int RunTuwScatter(const ScatterPlan& plan) {
+  int rc = ExecuteScatter(plan.view, plan.args, plan.ctx,
+                          plan.local_error == MPI_SUCCESS ? &plan.block_bytes : nullptr,
+                          plan.local_error, plan.options);
   // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
-  if (ctx.rank == root && error_in_tree != MPI_SUCCESS) rc = error_in_tree;
-  if (local != MPI_SUCCESS) rc = local;
+  if (plan.ctx.rank == plan.args.root && plan.error_in_tree != MPI_SUCCESS) {
+    rc = plan.error_in_tree;
+  }
+  if (plan.local_error != MPI_SUCCESS) rc = plan.local_error;
   return rc;
+}
+
+int TuwScatterv(const ScatterArgs& args) {
+  if (IsIntercomm(args.comm)) return InterScatter(args, TreeAlgorithm::kAdaptive);
+  ScatterPlan plan;
+  const int rc = PlanTuwScatter(args, &plan);
+  return rc != MPI_SUCCESS ? rc : RunTuwScatter(plan);
 }
 
 }  // namespace tuw::detail

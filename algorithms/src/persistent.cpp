@@ -1,0 +1,183 @@
+// Persistent TUW_Gatherv / TUW_Scatterv (MPI-4 persistent collective semantics, with a request
+// type of the library). Init is collective: it checks the arguments, builds the Lemma 3 tree
+// once, and agrees on one verdict (the root compares every process's block size with its counts,
+// so mismatched counts are an error of init on every process, not of some later start). Each
+// start + wait moves the buffers' contents at that time along the stored tree: no construction
+// rounds. The data moves inside TUW_Wait (TUW_Start only activates the request), so requests
+// must be completed in the same order on every process, as blocking collectives are.
+// On an intercommunicator the request stores the arguments and every wait runs TUW_*v whole.
+#include <memory>
+
+#include "internal.hpp"
+
+using tuw::detail::Count;
+
+struct TUW_Request_s {
+  enum class Kind { kGather, kScatter } kind;
+  bool active = false;
+  bool inter = false;
+  MPI_Comm comm = MPI_COMM_NULL;
+  tuw::detail::GatherPlan gather;
+  tuw::detail::ScatterPlan scatter;
+  std::vector<Count> counts, displs;  // the root's arrays, owned (the plan points into them)
+};
+
+namespace tuw::detail {
+namespace {
+
+// The verdict of init, the same on every process: the first bad arguments or failed
+// construction anywhere, else MPI_ERR_TRUNCATE where a process's block differs from the root's
+// count for it, else MPI_SUCCESS. One gather and one broadcast, paid once.
+int AgreeOnPlan(const CallContext& ctx, int root, std::int64_t own_bytes, int own_error,
+                int error_in_tree, const std::vector<std::int64_t>& block_bytes) {
+  const std::int64_t mine[2] = {own_bytes, own_error};
+  std::vector<std::int64_t> all(ctx.rank == root ? 2 * ctx.size : 2);
+  int rc = MPI_Gather(mine, 2, MPI_INT64_T, all.data(), 2, MPI_INT64_T, root, ctx.private_comm);
+  int verdict = rc;
+  if (ctx.rank == root && rc == MPI_SUCCESS) {
+    verdict = error_in_tree;
+    for (int i = 0; i < ctx.size && verdict == MPI_SUCCESS; ++i) {
+      if (all[2 * i + 1] != MPI_SUCCESS) verdict = static_cast<int>(all[2 * i + 1]);
+    }
+    for (int i = 0; i < ctx.size && verdict == MPI_SUCCESS; ++i) {
+      if (all[2 * i] != block_bytes[i]) verdict = MPI_ERR_TRUNCATE;
+    }
+  }
+  rc = MPI_Bcast(&verdict, 1, MPI_INT, root, ctx.private_comm);
+  return rc != MPI_SUCCESS ? rc : verdict;
+}
+
+template <typename Args>
+void OwnRootArrays(TUW_Request_s* r, Args* args, const int* counts, const int* displs) {
+  const int n = RootArrayLength(args->comm, args->root);
+  if (n > 0 && counts != nullptr) r->counts.assign(counts, counts + n);
+  if (n > 0 && displs != nullptr) r->displs.assign(displs, displs + n);
+}
+
+const Count* DataOrNull(const std::vector<Count>& v) { return v.empty() ? nullptr : v.data(); }
+
+int InitGather(const GatherArgs& call, const int* recvcounts, const int* displs,
+               TUW_Request* request) {
+  *request = nullptr;
+  auto r = std::make_unique<TUW_Request_s>();
+  r->kind = TUW_Request_s::Kind::kGather;
+  r->comm = call.comm;
+  GatherArgs args = call;
+  OwnRootArrays(r.get(), &args, recvcounts, displs);
+  args.recvcounts = DataOrNull(r->counts);
+  args.displs = DataOrNull(r->displs);
+  if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
+    r->inter = true;
+    r->gather.args = args;
+    *request = r.release();
+    return MPI_SUCCESS;
+  }
+  int rc = PlanTuwGather(args, &r->gather);
+  if (rc != MPI_SUCCESS) return rc;
+  const GatherPlan& g = r->gather;
+  const int own_error = g.local_error != MPI_SUCCESS ? g.local_error : g.options.prior_failure;
+  rc = AgreeOnPlan(g.ctx, args.root, g.own_bytes, own_error, g.error_in_tree, g.block_bytes);
+  if (rc != MPI_SUCCESS) return rc;
+  *request = r.release();
+  return MPI_SUCCESS;
+}
+
+int InitScatter(const ScatterArgs& call, const int* sendcounts, const int* displs,
+                TUW_Request* request) {
+  *request = nullptr;
+  auto r = std::make_unique<TUW_Request_s>();
+  r->kind = TUW_Request_s::Kind::kScatter;
+  r->comm = call.comm;
+  ScatterArgs args = call;
+  OwnRootArrays(r.get(), &args, sendcounts, displs);
+  args.sendcounts = DataOrNull(r->counts);
+  args.displs = DataOrNull(r->displs);
+  if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
+    r->inter = true;
+    r->scatter.args = args;
+    *request = r.release();
+    return MPI_SUCCESS;
+  }
+  int rc = PlanTuwScatter(args, &r->scatter);
+  if (rc != MPI_SUCCESS) return rc;
+  const ScatterPlan& s = r->scatter;
+  const int own_error = s.local_error != MPI_SUCCESS ? s.local_error : s.options.prior_failure;
+  rc = AgreeOnPlan(s.ctx, args.root, s.own_bytes, own_error, s.error_in_tree, s.block_bytes);
+  if (rc != MPI_SUCCESS) return rc;
+  *request = r.release();
+  return MPI_SUCCESS;
+}
+
+// One start's data movement.
+int Run(const TUW_Request_s& r) {
+  if (r.kind == TUW_Request_s::Kind::kGather) {
+    return r.inter ? InterGather(r.gather.args, TreeAlgorithm::kAdaptive) : RunTuwGather(r.gather);
+  }
+  return r.inter ? InterScatter(r.scatter.args, TreeAlgorithm::kAdaptive)
+                 : RunTuwScatter(r.scatter);
+}
+
+}  // namespace
+}  // namespace tuw::detail
+
+extern "C" int TUW_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void* recvbuf, const int recvcounts[], const int displs[],
+                                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                TUW_Request* request) {
+  (void)info;  // no hints are used
+  if (request == nullptr) return tuw::detail::RaiseError(comm, MPI_ERR_ARG);
+  const tuw::detail::GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, nullptr,
+                                     nullptr, recvtype,  root,     comm};
+  return tuw::detail::RaiseError(comm, tuw::detail::InitGather(args, recvcounts, displs, request));
+}
+
+extern "C" int TUW_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
+                                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                 TUW_Request* request) {
+  (void)info;
+  if (request == nullptr) return tuw::detail::RaiseError(comm, MPI_ERR_ARG);
+  const tuw::detail::ScatterArgs args{sendbuf,   nullptr,  nullptr, sendtype, recvbuf,
+                                      recvcount, recvtype, root,    comm};
+  return tuw::detail::RaiseError(comm, tuw::detail::InitScatter(args, sendcounts, displs, request));
+}
+
+// Starting a null (freed) or an already active request is an error (MPI_ERR_REQUEST).
+extern "C" int TUW_Start(TUW_Request* request) {
+  if (request == nullptr || *request == TUW_REQUEST_NULL) {
+    return tuw::detail::RaiseError(MPI_COMM_NULL, MPI_ERR_REQUEST);
+  }
+  if ((*request)->active) return tuw::detail::RaiseError((*request)->comm, MPI_ERR_REQUEST);
+  (*request)->active = true;
+  return MPI_SUCCESS;
+}
+
+// Completes an active request (the data moves here); an inactive or null request returns at once.
+extern "C" int TUW_Wait(TUW_Request* request, MPI_Status* status) {
+  int rc = MPI_SUCCESS;
+  MPI_Comm comm = MPI_COMM_NULL;
+  if (request != nullptr && *request != TUW_REQUEST_NULL && (*request)->active) {
+    comm = (*request)->comm;
+    rc = tuw::detail::Run(**request);
+    (*request)->active = false;
+  }
+  if (status != MPI_STATUS_IGNORE) {
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = rc;
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+  }
+  return rc == MPI_SUCCESS ? rc : tuw::detail::RaiseError(comm, rc);
+}
+
+// Frees an inactive request and sets it to TUW_REQUEST_NULL; freeing an active one is an error
+// (as for MPI's persistent collectives: wait first).
+extern "C" int TUW_Request_free(TUW_Request* request) {
+  if (request == nullptr || *request == TUW_REQUEST_NULL) {
+    return tuw::detail::RaiseError(MPI_COMM_NULL, MPI_ERR_REQUEST);
+  }
+  if ((*request)->active) return tuw::detail::RaiseError((*request)->comm, MPI_ERR_REQUEST);
+  delete *request;
+  *request = TUW_REQUEST_NULL;
+  return MPI_SUCCESS;
+}

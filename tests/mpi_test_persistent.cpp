@@ -1,0 +1,275 @@
+// Persistent TUW_Gatherv_init / TUW_Scatterv_init: byte equality with the native MPI_Gatherv /
+// MPI_Scatterv on the same buffers over many starts, with the buffer contents changed between
+// starts (the data of each start is what the buffers hold then); every root, random counts with
+// zeros, permuted displacements with gaps, sub-communicators, MPI_IN_PLACE, differing datatypes
+// with one signature, intercommunicators; freeing and reuse; errors on every process, no hang.
+#include "mpi_test_support.hpp"
+#include "tuwcoll.h"
+
+namespace {
+using namespace irrtest;
+
+constexpr int kStarts = 4;
+
+// Element k of rank i's block at start s.
+int Value(int rank, int k, int start) { return Pattern(rank, k) + 1000 * start; }
+
+void CheckGathers(MPI_Comm comm, int seeds, bool in_place) {
+  const int p = Size(comm), rank = Rank(comm);
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const std::vector<int> counts = RandomCounts(p, 100 + seed);
+    int extent = 0;
+    const std::vector<int> displs = PermutedDisplacements(counts, seed, &extent);
+    for (int root = 0; root < p; ++root) {
+      const bool is_root = rank == root;
+      std::vector<int> send(counts[rank] + 1), recv(is_root ? extent : 1, kFill);
+      const void* sendbuf = in_place && is_root ? MPI_IN_PLACE : send.data();
+      TUW_Request request = TUW_REQUEST_NULL;
+      int rc = TUW_Gatherv_init(sendbuf, counts[rank], MPI_INT, recv.data(), counts.data(),
+                                displs.data(), MPI_INT, root, comm, MPI_INFO_NULL, &request);
+      ASSERT_TRUE(AllRanks(rc == MPI_SUCCESS && request != TUW_REQUEST_NULL, comm));
+      for (int start = 0; start < kStarts; ++start) {
+        for (int k = 0; k < counts[rank]; ++k) send[k] = Value(rank, k, start);
+        std::vector<int> reference(is_root ? extent : 1, kFill);
+        if (in_place && is_root) {  // the root's block is already in place, in both buffers
+          std::fill(recv.begin(), recv.end(), kFill);
+          for (int k = 0; k < counts[rank]; ++k) {
+            recv[displs[rank] + k] = reference[displs[rank] + k] = send[k];
+          }
+        } else if (is_root) {
+          std::fill(recv.begin(), recv.end(), kFill);
+        }
+        MPI_Gatherv(in_place && is_root ? MPI_IN_PLACE : send.data(), counts[rank], MPI_INT,
+                    reference.data(), counts.data(), displs.data(), MPI_INT, root, comm);
+        int start_rc = TUW_Start(&request);
+        int wait_rc = TUW_Wait(&request, MPI_STATUS_IGNORE);
+        const bool ok =
+            start_rc == MPI_SUCCESS && wait_rc == MPI_SUCCESS && (!is_root || recv == reference);
+        ASSERT_TRUE(AllRanks(ok, comm)) << "seed " << seed << " root " << root << " start " << start
+                                        << " rank " << rank << " rc " << start_rc << "/" << wait_rc;
+      }
+      rc = TUW_Request_free(&request);
+      EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS && request == TUW_REQUEST_NULL, comm));
+    }
+  }
+}
+
+void CheckScatters(MPI_Comm comm, int seeds, bool in_place) {
+  const int p = Size(comm), rank = Rank(comm);
+  for (int seed = 1; seed <= seeds; ++seed) {
+    const std::vector<int> counts = RandomCounts(p, 200 + seed);
+    int extent = 0;
+    const std::vector<int> displs = PermutedDisplacements(counts, seed, &extent);
+    for (int root = 0; root < p; ++root) {
+      const bool is_root = rank == root;
+      std::vector<int> send(is_root ? extent : 1, kFill), recv(counts[rank] + 1, kFill);
+      void* recvbuf = in_place && is_root ? MPI_IN_PLACE : recv.data();
+      TUW_Request request = TUW_REQUEST_NULL;
+      int rc = TUW_Scatterv_init(send.data(), counts.data(), displs.data(), MPI_INT, recvbuf,
+                                 counts[rank], MPI_INT, root, comm, MPI_INFO_NULL, &request);
+      ASSERT_TRUE(AllRanks(rc == MPI_SUCCESS && request != TUW_REQUEST_NULL, comm));
+      for (int start = 0; start < kStarts; ++start) {
+        if (is_root) {
+          for (int i = 0; i < p; ++i) {
+            for (int k = 0; k < counts[i]; ++k) send[displs[i] + k] = Value(i, k, start);
+          }
+        }
+        std::vector<int> reference(counts[rank] + 1, kFill);
+        std::fill(recv.begin(), recv.end(), kFill);
+        MPI_Scatterv(send.data(), counts.data(), displs.data(), MPI_INT,
+                     in_place && is_root ? MPI_IN_PLACE : reference.data(), counts[rank], MPI_INT,
+                     root, comm);
+        int start_rc = TUW_Start(&request);
+        int wait_rc = TUW_Wait(&request, MPI_STATUS_IGNORE);
+        const bool ok = start_rc == MPI_SUCCESS && wait_rc == MPI_SUCCESS && recv == reference;
+        ASSERT_TRUE(AllRanks(ok, comm))
+            << "seed " << seed << " root " << root << " start " << start << " rank " << rank;
+      }
+      rc = TUW_Request_free(&request);
+      EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS && request == TUW_REQUEST_NULL, comm));
+    }
+  }
+}
+
+TEST(PersistentGatherv, ManyStartsEveryRootMatchNative) {
+  CheckGathers(MPI_COMM_WORLD, SeedCount(3), false);
+}
+TEST(PersistentScatterv, ManyStartsEveryRootMatchNative) {
+  CheckScatters(MPI_COMM_WORLD, SeedCount(3), false);
+}
+TEST(Persistent, InPlaceAtTheRoot) {
+  CheckGathers(MPI_COMM_WORLD, 1, true);
+  CheckScatters(MPI_COMM_WORLD, 1, true);
+}
+
+TEST(Persistent, SubCommunicators) {
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, Rank() % 2, -Rank(), &half);  // reversed order, too
+  CheckGathers(half, 1, false);
+  CheckScatters(half, 1, false);
+  MPI_Comm_free(&half);
+}
+
+// Ints sent, pairs of ints received: one signature, two datatypes.
+TEST(Persistent, DifferentDatatypesOneSignature) {
+  const int p = Size(), rank = Rank(), root = p - 1;
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  std::vector<int> pairs(p), displs(p);
+  for (int i = 0; i < p; ++i) {
+    pairs[i] = i % 3;
+    displs[i] = 2 * p - 2 * i;  // pairs, in reverse order
+  }
+  std::vector<int> send(2 * pairs[rank] + 1), recv(rank == root ? 4 * p + 4 : 1, kFill);
+  TUW_Request request = TUW_REQUEST_NULL;
+  ASSERT_EQ(TUW_Gatherv_init(send.data(), 2 * pairs[rank], MPI_INT, recv.data(), pairs.data(),
+                             displs.data(), pair, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request),
+            MPI_SUCCESS);
+  for (int start = 0; start < kStarts; ++start) {
+    for (int k = 0; k < 2 * pairs[rank]; ++k) send[k] = Value(rank, k, start);
+    std::vector<int> reference(recv.size(), kFill);
+    std::fill(recv.begin(), recv.end(), kFill);
+    MPI_Gatherv(send.data(), 2 * pairs[rank], MPI_INT, reference.data(), pairs.data(),
+                displs.data(), pair, root, MPI_COMM_WORLD);
+    TUW_Start(&request);
+    const int rc = TUW_Wait(&request, MPI_STATUS_IGNORE);
+    EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS && recv == reference)) << "start " << start;
+  }
+  TUW_Request_free(&request);
+  MPI_Type_free(&pair);
+}
+
+// Several requests alive at once on one communicator, completed in the same order everywhere,
+// and a request freed and made again.
+TEST(Persistent, SeveralRequestsAndReuse) {
+  const int p = Size(), rank = Rank();
+  std::vector<int> counts(p), displs(p);
+  for (int i = 0; i < p; ++i) {
+    counts[i] = i + 1;
+    displs[i] = i * (p + 1);
+  }
+  const int extent = p * (p + 1);
+  std::vector<int> send(rank + 1), a(extent, kFill), b(extent, kFill);
+  for (int round = 0; round < 2; ++round) {
+    TUW_Request to_first = TUW_REQUEST_NULL, to_last = TUW_REQUEST_NULL;
+    TUW_Gatherv_init(send.data(), rank + 1, MPI_INT, a.data(), counts.data(), displs.data(),
+                     MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &to_first);
+    TUW_Gatherv_init(send.data(), rank + 1, MPI_INT, b.data(), counts.data(), displs.data(),
+                     MPI_INT, p - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &to_last);
+    for (int start = 0; start < 3; ++start) {
+      for (int k = 0; k <= rank; ++k) send[k] = Value(rank, k, start + round);
+      TUW_Start(&to_first);
+      TUW_Start(&to_last);
+      const int rc1 = TUW_Wait(&to_first, MPI_STATUS_IGNORE);
+      const int rc2 = TUW_Wait(&to_last, MPI_STATUS_IGNORE);
+      bool ok = rc1 == MPI_SUCCESS && rc2 == MPI_SUCCESS;
+      for (int i = 0; i < p && ok; ++i) {
+        for (int k = 0; k <= i; ++k) {
+          if (rank == 0 && a[displs[i] + k] != Value(i, k, start + round)) ok = false;
+          if (rank == p - 1 && b[displs[i] + k] != Value(i, k, start + round)) ok = false;
+        }
+      }
+      EXPECT_TRUE(AllRanks(ok)) << "round " << round << " start " << start;
+    }
+    TUW_Request_free(&to_first);
+    TUW_Request_free(&to_last);
+  }
+}
+
+TEST(Persistent, Intercommunicator) {
+  const int p = Size();
+  if (p < 2) GTEST_SKIP() << "needs 2 processes";
+  const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
+  MPI_Comm local, inter;
+  MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
+  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? lower : 0, 41, &inter);
+  const int q = p - lower;  // the upper group sends to the root, local rank 0 of the lower one
+  std::vector<int> counts(q), displs(q);
+  for (int i = 0; i < q; ++i) {
+    counts[i] = (i * 5) % 4;
+    displs[i] = 4 * (q - 1 - i);
+  }
+  const bool is_root = group == 0 && Rank(local) == 0;
+  const int root_arg = group == 1 ? 0 : (is_root ? MPI_ROOT : MPI_PROC_NULL);
+  const int mine = group == 1 ? counts[Rank(local)] : 0;
+  std::vector<int> send(mine + 1), recv(4 * q + 1, kFill);
+  TUW_Request request = TUW_REQUEST_NULL;
+  ASSERT_EQ(TUW_Gatherv_init(send.data(), mine, MPI_INT, recv.data(), counts.data(), displs.data(),
+                             MPI_INT, root_arg, inter, MPI_INFO_NULL, &request),
+            MPI_SUCCESS);
+  for (int start = 0; start < kStarts; ++start) {
+    for (int k = 0; k < mine; ++k) send[k] = Value(Rank(local), k, start);
+    std::vector<int> reference(recv.size(), kFill);
+    std::fill(recv.begin(), recv.end(), kFill);
+    MPI_Gatherv(send.data(), mine, MPI_INT, reference.data(), counts.data(), displs.data(), MPI_INT,
+                root_arg, inter);
+    TUW_Start(&request);
+    const int rc = TUW_Wait(&request, MPI_STATUS_IGNORE);
+    EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS && recv == reference)) << "start " << start;
+  }
+  TUW_Request_free(&request);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&local);
+}
+
+class PersistentErrors : public ::testing::Test {
+ protected:
+  void SetUp() override { MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); }
+  void TearDown() override { MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL); }
+  int ErrorClass(int rc) {
+    int error_class = rc;
+    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+    return error_class;
+  }
+};
+
+// The root's count for one process differs from what that process sends: an error of init on
+// every process (not only where it shows), and no request.
+TEST_F(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
+  const int p = Size(), rank = Rank(), root = 0;
+  if (p < 2) GTEST_SKIP() << "needs 2 processes";
+  std::vector<int> counts(p, 2), displs(p);
+  for (int i = 0; i < p; ++i) displs[i] = 3 * i;
+  const int mine = rank == p - 1 ? 3 : 2;  // the last process sends one more
+  std::vector<int> send(3, 1), recv(3 * p + 3, kFill);
+  TUW_Request request = TUW_REQUEST_NULL;
+  int rc = TUW_Gatherv_init(send.data(), mine, MPI_INT, recv.data(), counts.data(), displs.data(),
+                            MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_TRUNCATE && request == TUW_REQUEST_NULL))
+      << "rank " << rank << " rc " << rc;
+  std::vector<int> scatter_recv(3, kFill);
+  rc = TUW_Scatterv_init(recv.data(), counts.data(), displs.data(), MPI_INT, scatter_recv.data(),
+                         mine, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_TRUNCATE && request == TUW_REQUEST_NULL))
+      << "rank " << rank << " rc " << rc;
+  // A negative count on one process: MPI_ERR_COUNT everywhere.
+  rc = TUW_Gatherv_init(send.data(), rank == 0 ? -1 : 2, MPI_INT, recv.data(), counts.data(),
+                        displs.data(), MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_COUNT && request == TUW_REQUEST_NULL))
+      << "rank " << rank << " rc " << rc;
+}
+
+TEST_F(PersistentErrors, StartFreedOrActiveAndFreeActive) {
+  const int p = Size(), rank = Rank();
+  std::vector<int> counts(p, 1), displs(p);
+  for (int i = 0; i < p; ++i) displs[i] = i;
+  std::vector<int> send(1, rank), recv(p, kFill);
+  TUW_Request request = TUW_REQUEST_NULL;
+  ASSERT_EQ(TUW_Gatherv_init(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(),
+                             MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request),
+            MPI_SUCCESS);
+  EXPECT_EQ(TUW_Start(&request), MPI_SUCCESS);
+  EXPECT_EQ(ErrorClass(TUW_Start(&request)), MPI_ERR_REQUEST);         // already active
+  EXPECT_EQ(ErrorClass(TUW_Request_free(&request)), MPI_ERR_REQUEST);  // active
+  EXPECT_EQ(TUW_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_EQ(TUW_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);  // inactive: returns at once
+  for (int i = 0; rank == 0 && i < p; ++i) EXPECT_EQ(recv[i], i);
+  EXPECT_EQ(TUW_Request_free(&request), MPI_SUCCESS);
+  EXPECT_EQ(request, TUW_REQUEST_NULL);
+  EXPECT_EQ(ErrorClass(TUW_Start(&request)), MPI_ERR_REQUEST);  // freed
+  EXPECT_EQ(ErrorClass(TUW_Request_free(&request)), MPI_ERR_REQUEST);
+  EXPECT_TRUE(AllRanks(!HasFailure()));
+}
+
+}  // namespace
