@@ -103,7 +103,8 @@ std::vector<formats::RawRow> RunCase(const CaseSpec& spec, const Options& o, int
   row.root = root;
   row.m = totals.m;
   row.m_padded = totals.m_padded;
-  const std::string scale = ScaleProblem(spec.op, counts, root, o.max_mem);
+  std::string scale = Case::Unavailable(spec.op);
+  if (scale.empty()) scale = ScaleProblem(spec.op, counts, root, o.max_mem);
   if (!scale.empty()) {
     if (rank == 0) {
       std::fprintf(stderr, "%sirrbench: skipping %s %s b=%lld: %s\n",

@@ -7,6 +7,19 @@
 #include "tuwcoll.h"
 #include "tuwcoll_registry.hpp"
 
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>  // MPIX_Gatherv_init (pcollreq) in Open MPI 4
+#endif
+
+// The library's persistent v-collectives, where it has them.
+#if MPI_VERSION >= 4
+#define IRR_NATIVE_GATHERV_INIT MPI_Gatherv_init
+#define IRR_NATIVE_SCATTERV_INIT MPI_Scatterv_init
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define IRR_NATIVE_GATHERV_INIT MPIX_Gatherv_init
+#define IRR_NATIVE_SCATTERV_INIT MPIX_Scatterv_init
+#endif
+
 namespace irr::bench {
 namespace {
 
@@ -29,8 +42,36 @@ tuw::ScattervFn FindScatterv(const std::string& name) {
   return nullptr;
 }
 
+// "TUW_Gatherv_setup" and "TUW_Gatherv_init" -> the persistent algorithm "TUW_Gatherv_init".
+std::string InitName(const std::string& op) {
+  const std::string setup = "_setup";
+  if (op.size() > setup.size() && op.compare(op.size() - setup.size(), setup.size(), setup) == 0) {
+    return op.substr(0, op.size() - setup.size()) + "_init";
+  }
+  return op;
+}
+bool IsNative(const std::string& op) { return op.rfind("MPI_", 0) == 0; }
+tuw::GathervInitFn FindGathervInit(const std::string& name) {
+  for (const auto& alg : tuw::kGathervInitAlgorithms) {
+    if (alg.name == name) return alg.fn;
+  }
+  return nullptr;
+}
+tuw::ScattervInitFn FindScattervInit(const std::string& name) {
+  for (const auto& alg : tuw::kScattervInitAlgorithms) {
+    if (alg.name == name) return alg.fn;
+  }
+  return nullptr;
+}
+
 // Whether irrbench knows how to call a row of the table.
 bool Callable(const formats::Operation& op) {
+  if (op.role == "persistent" || op.role == "setup") {
+    const std::string init = InitName(op.name);
+    if (IsNative(init)) return init == "MPI_Gatherv_init" || init == "MPI_Scatterv_init";
+    return op.family == "gather" ? FindGathervInit(init) != nullptr
+                                 : FindScattervInit(init) != nullptr;
+  }
   if (op.role == "regular" || op.role == "guideline2") return op.family != "harness";
   if (op.role == "harness") return op.name == "Empty" || op.name == "Barrier";
   if (op.role == "test") return op.name == "TEST_Broken_Gatherv";
@@ -107,11 +148,70 @@ Case::Case(const std::string& op, const std::vector<std::int64_t>& counts, int r
     send_.assign(at_root ? root_elems + kGuard : 0, 0);
     recv_.assign(own_elems + kGuard, 0);
   }
+  if (op_.role == "persistent") init_rc_ = Init();
+}
+
+Case::~Case() { FreeRequest(); }
+
+std::string Case::Unavailable(const std::string& op) {
+  const formats::Operation& o = Lookup(op);
+  if ((o.role != "persistent" && o.role != "setup") || !IsNative(op)) return "";
+#ifdef IRR_NATIVE_GATHERV_INIT
+  return "";
+#else
+  return "this MPI library has no " + InitName(op) +
+         " (MPI-4 persistent collectives, or Open MPI's MPIX_ pcollreq extension)";
+#endif
+}
+
+int Case::Init() {
+  int* send = send_.empty() ? nullptr : send_.data();
+  int* recv = recv_.empty() ? nullptr : recv_.data();
+  const std::string init = InitName(op_.name);
+  if (IsNative(init)) {
+#ifdef IRR_NATIVE_GATHERV_INIT
+    return IsGather()
+               ? IRR_NATIVE_GATHERV_INIT(send, own_, MPI_INT, recv, counts_.data(), displs_.data(),
+                                         MPI_INT, root_, comm_, MPI_INFO_NULL, &mpi_request_)
+               : IRR_NATIVE_SCATTERV_INIT(send, counts_.data(), displs_.data(), MPI_INT, recv, own_,
+                                          MPI_INT, root_, comm_, MPI_INFO_NULL, &mpi_request_);
+#else
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+#endif
+  }
+  return IsGather()
+             ? FindGathervInit(init)(send, own_, MPI_INT, recv, counts_.data(), displs_.data(),
+                                     MPI_INT, root_, comm_, MPI_INFO_NULL, &tuw_request_)
+             : FindScattervInit(init)(send, counts_.data(), displs_.data(), MPI_INT, recv, own_,
+                                      MPI_INT, root_, comm_, MPI_INFO_NULL, &tuw_request_);
+}
+
+int Case::StartAndWait() {
+  if (mpi_request_ != MPI_REQUEST_NULL) {
+    const int rc = MPI_Start(&mpi_request_);
+    return rc != MPI_SUCCESS ? rc : MPI_Wait(&mpi_request_, MPI_STATUS_IGNORE);
+  }
+  const int rc = TUW_Start(&tuw_request_);
+  return rc != MPI_SUCCESS ? rc : TUW_Wait(&tuw_request_, MPI_STATUS_IGNORE);
+}
+
+void Case::FreeRequest() {
+  if (mpi_request_ != MPI_REQUEST_NULL) MPI_Request_free(&mpi_request_);
+  if (tuw_request_ != TUW_REQUEST_NULL) TUW_Request_free(&tuw_request_);
 }
 
 int Case::Run() {
-  int* send = send_.empty() ? nullptr : send_.data();
-  int* recv = recv_.empty() ? nullptr : recv_.data();
+  if (op_.role == "setup") {
+    const int rc = Init();
+    FreeRequest();
+    return rc;
+  }
+  if (op_.role == "persistent") return init_rc_ != MPI_SUCCESS ? init_rc_ : StartAndWait();
+  return RunRegularOrV(send_.empty() ? nullptr : send_.data(),
+                       recv_.empty() ? nullptr : recv_.data());
+}
+
+int Case::RunRegularOrV(int* send, int* recv) {
   if (op_.role == "harness") return op_.name == "Barrier" ? MPI_Barrier(comm_) : MPI_SUCCESS;
   if (op_.role == "regular") {
     return IsGather()
@@ -194,7 +294,14 @@ bool Case::CheckAfterValidation(std::string* why) const {
 bool Case::Validate(std::string* why) {
   if (op_.family == "harness") return true;
   FillForValidation();
-  const int rc = Run();
+  int rc = MPI_SUCCESS;
+  if (op_.role == "setup") {  // a setup moves no data: validate a whole init, start, wait, free
+    rc = Init();
+    if (rc == MPI_SUCCESS) rc = StartAndWait();
+    FreeRequest();
+  } else {
+    rc = Run();
+  }
   bool ok = rc == MPI_SUCCESS;
   if (!ok)
     *why = "rank " + std::to_string(rank_) + ": the call returned MPI error " + std::to_string(rc);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "operation_table.hpp"
+#include "tuwcoll.h"
 
 namespace irr::bench {
 
@@ -27,8 +28,16 @@ std::vector<std::string> DefaultOperations();
 class Case {
  public:
   // counts: m_0..m_{p-1} in MPI_INT elements (all fit in int: the caller checked).
+  // Persistent operations make their request here (collective), once per case.
   Case(const std::string& op, const std::vector<std::int64_t>& counts, int root, MPI_Comm comm);
-  // One call of the operation (collective).
+  ~Case();
+  Case(const Case&) = delete;
+  Case& operator=(const Case&) = delete;
+  // Why `op` cannot run with this MPI library (empty if it can): the native persistent
+  // collectives need MPI-4 (MPICH 4) or Open MPI's MPIX_ pcollreq extension.
+  static std::string Unavailable(const std::string& op);
+  // One call of the operation (collective): for a persistent op a start + wait, for a setup op
+  // an init + free.
   int Run();
   // Fills the buffers with a recognisable pattern, runs once, and checks on every rank that every
   // block is where it belongs and nothing outside was written. True on all ranks iff correct.
@@ -38,6 +47,10 @@ class Case {
                                   int root, int rank);
 
  private:
+  int Init();  // the persistent request of this case
+  int StartAndWait();
+  void FreeRequest();
+  int RunRegularOrV(int* send, int* recv);
   void FillForValidation();
   bool CheckAfterValidation(std::string* why) const;
   bool IsGather() const { return op_.family == "gather"; }
@@ -49,6 +62,9 @@ class Case {
   std::vector<int> counts_, displs_;
   int own_ = 0, max_count_ = 0;
   std::vector<int> send_, recv_;  // with a guard zone at the end of each
+  TUW_Request tuw_request_ = TUW_REQUEST_NULL;
+  MPI_Request mpi_request_ = MPI_REQUEST_NULL;
+  int init_rc_ = MPI_SUCCESS;
 };
 
 }  // namespace irr::bench

@@ -34,4 +34,24 @@ inline constexpr ScattervAlgorithm kScattervAlgorithms[] = {
     {"Binomial_Scatterv", Binomial_Scatterv},
 };
 
+// The persistent ones (a request made once, started many times).
+using GathervInitFn = int (*)(const void*, int, MPI_Datatype, void*, const int[], const int[],
+                              MPI_Datatype, int, MPI_Comm, MPI_Info, TUW_Request*);
+using ScattervInitFn = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, int,
+                               MPI_Datatype, int, MPI_Comm, MPI_Info, TUW_Request*);
+struct GathervInitAlgorithm {
+  std::string_view name;
+  GathervInitFn fn;
+};
+struct ScattervInitAlgorithm {
+  std::string_view name;
+  ScattervInitFn fn;
+};
+inline constexpr GathervInitAlgorithm kGathervInitAlgorithms[] = {
+    {"TUW_Gatherv_init", TUW_Gatherv_init},
+};
+inline constexpr ScattervInitAlgorithm kScattervInitAlgorithms[] = {
+    {"TUW_Scatterv_init", TUW_Scatterv_init},
+};
+
 }  // namespace tuw

@@ -19,7 +19,8 @@ from irrguide.table import DISTRIBUTION_ORDER, distribution_title  # noqa: E402
 # One colour per algorithm (formats/operations.tsv), the same in every plot: MPI_Gather and
 # MPI_Scatter share one, TUW_Gatherv and TUW_Scatterv another, ...
 ALGORITHM_COLORS = {"library-regular": "#1f77b4", "library-v": "#d62728", "TUW": "#2ca02c",
-                    "guideline2": "#9467bd", "Linear": "#8c564b", "Binomial": "#ff7f0e"}
+                    "guideline2": "#9467bd", "Linear": "#8c564b", "Binomial": "#ff7f0e",
+                    "library-persistent": "#e377c2", "TUW-persistent": "#17becf"}
 
 
 def op_color(op):

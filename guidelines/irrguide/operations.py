@@ -14,7 +14,7 @@ COLUMNS = ("name", "family", "role", "problem", "tree", "algorithm", "default", 
 class Operation:
     name: str
     family: str  # gather, scatter, harness
-    role: str  # regular, guideline2, irregular, baseline, harness, test
+    role: str  # regular, guideline2, irregular, baseline, persistent, setup, harness, test
     problem: str  # irregular, padded, none
     tree: str  # the cost model's tree, "" for the library's own algorithm
     algorithm: str  # the implementation (one colour per algorithm in plots)
