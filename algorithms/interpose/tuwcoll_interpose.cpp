@@ -12,9 +12,11 @@
 #include <mpi.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tuwcoll_registry.hpp"
@@ -113,10 +115,18 @@ void CheckAtInit() {
   } else {
     return;
   }
+  // Only the reporter aborts, after its message is out: an abort from another process may kill
+  // the job before that message reaches the terminal. The others wait
+  // in a barrier the reporter never enters.
   if (rank == reporter) {
     std::fprintf(stderr, "libtuwcoll_interpose: %s\n", problem.c_str());
     std::fflush(stderr);
+    // The launcher forwards output asynchronously; MPICH's loses it in about one abort in 15
+    // unless it gets a moment first.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    PMPI_Abort(MPI_COMM_WORLD, 2);
   }
+  PMPI_Barrier(MPI_COMM_WORLD);
   PMPI_Abort(MPI_COMM_WORLD, 2);
 }
 
