@@ -126,7 +126,7 @@ def _assign_groups(measurements, keys):
 def known_ops():
     ops = set()
     for f in FAMILIES:
-        ops |= {f.regular, f.padded, *f.irregular, *f.baselines}
+        ops |= {f.regular, f.padded, *f.irregular, *f.baselines, *f.persistent}
     return ops
 
 

@@ -31,6 +31,7 @@ class Family:
     padded: str  # Guideline2_Gather: MPI_Allreduce(1) + MPI_Gather(m')
     irregular: tuple  # the v-implementations the guidelines are checked for
     baselines: tuple  # further v-implementations shown on request, not checked
+    persistent: tuple = ()  # persistent v-collectives (X_init): Guideline (3)
 
 
 def _family(name):
@@ -38,7 +39,22 @@ def _family(name):
     regular, = operations.of_family(name, ("regular",))
     padded, = operations.of_family(name, ("guideline2",))
     return Family(name, regular, padded, operations.of_family(name, ("irregular",)),
-                  operations.of_family(name, ("baseline",)))
+                  operations.of_family(name, ("baseline",)),
+                  operations.of_family(name, ("persistent",)))
+
+
+def persistent_pairs(family, ops):
+    """Guideline (3), our addition for persistent collectives, as (lhs, rhs) pairs present in
+    ops: a persistent operation is not slower than the plain call of the same algorithm
+    (TUW_Gatherv_init ⪯ TUW_Gatherv: setting the call up once cannot make it slower), and the
+    library's persistent operation is not slower than TUW's (MPI_Gatherv_init ⪯
+    TUW_Gatherv_init: what point-to-point achieves, the library can)."""
+    present = [op for op in family.persistent if op in ops]
+    pairs = [(op, op[:-len("_init")]) for op in present if op[:-len("_init")] in ops]
+    native = [op for op in present if operations.BY_NAME[op].algorithm == "library-persistent"]
+    tuw = [op for op in present if operations.BY_NAME[op].algorithm == "TUW-persistent"]
+    pairs += [(lhs, rhs) for lhs in native for rhs in tuw]
+    return pairs
 
 
 FAMILIES = (_family("gather"), _family("scatter"))
@@ -56,7 +72,7 @@ def display_name(op):
 class Check:
     group: str
     family: str
-    guideline: int  # 1 or 2
+    guideline: int  # 1 or 2 (the paper's), 3 (persistent operations: ours)
     distribution: str
     b: int
     stat: str
@@ -117,47 +133,63 @@ def check_group(group, table, samples, stats, slack, alpha, exact=False):
     distribution, b); exact: the group's data is simulated (deterministic), no test."""
     checks, skipped = [], []
     ops = set(table.index.get_level_values("op"))
+    all_cases = sorted({(d, b) for (_, d, b) in table.index})
     for family in FAMILIES:
+        pairs = [(3, lhs, rhs, d, b) for lhs, rhs in persistent_pairs(family, ops)
+                 for d, b in all_cases]
         present = [op for op in family.irregular if op in ops]
-        if not ({family.regular, family.padded} | set(family.irregular)) & ops:
-            continue  # this family was not measured at all: nothing to say
-        pairs = []
-        if family.regular not in ops or not present:
-            need = family.regular if family.regular not in ops else " or ".join(family.irregular)
-            skipped.append(f"Guideline (1) for {family.name} not checked: no {need} measurements "
-                           f"(irrbench --ops {family.regular},{','.join(family.irregular)})")
-        else:
-            regular_cases = [(d, b) for (op, d, b), row in table.iterrows()
-                             if op == family.regular and row["m"] == row["m_padded"]]
-            if not regular_cases:
-                skipped.append(f"Guideline (1) for {family.name} not checked: no regular problem "
-                               "(m = m') was measured, e.g. distribution 'same'")
-            pairs += [(1, family.regular, op, d, b) for op in present for d, b in regular_cases]
-        if family.padded not in ops or not present:
-            need = family.padded if family.padded not in ops else " or ".join(family.irregular)
-            skipped.append(f"Guideline (2) for {family.name} not checked: no {need} measurements "
-                           f"(irrbench --ops {family.padded},{','.join(family.irregular)})")
-        else:
-            cases = [(d, b) for (op, d, b) in table.index if op == family.padded]
-            pairs += [(2, op, family.padded, d, b) for op in present for d, b in cases]
-        for guideline, lhs_op, rhs_op, distribution, b in pairs:
-            if (lhs_op, distribution, b) not in table.index or \
-                    (rhs_op, distribution, b) not in table.index:
-                continue  # one side not measured for this case: nothing to compare
-            lhs_row = table.loc[(lhs_op, distribution, b)]
-            rhs_row = table.loc[(rhs_op, distribution, b)]
-            p_value, significant = _test(samples.get((group, lhs_op, distribution, b)),
-                                         samples.get((group, rhs_op, distribution, b)), slack, alpha,
-                                         exact)
-            for stat in stats:
-                lhs, rhs = lhs_row[stat], rhs_row[stat]
-                if not (math.isfinite(lhs) and math.isfinite(rhs)):
-                    continue  # e.g. median of summary-only input
-                violated = bool(lhs > (1.0 + slack) * rhs)
-                checks.append(Check(group, family.name, guideline, distribution, int(b), stat,
-                                    lhs_op, rhs_op, float(lhs), float(rhs), p_value, violated,
-                                    significant, exact=exact))
+        if ({family.regular, family.padded} | set(family.irregular)) & ops:
+            pairs += _guideline_1_and_2_pairs(family, table, ops, present, skipped)
+        checks += _compare(group, family.name, table, samples, stats, slack, alpha, exact, pairs)
     return Outcome(checks, skipped)
+
+
+def _guideline_1_and_2_pairs(family, table, ops, present, skipped):
+    """Guidelines (1) and (2) of the paper as (guideline, lhs, rhs, distribution, b); what cannot
+    be checked is noted in skipped."""
+    pairs = []
+    if family.regular not in ops or not present:
+        need = family.regular if family.regular not in ops else " or ".join(family.irregular)
+        skipped.append(f"Guideline (1) for {family.name} not checked: no {need} measurements "
+                       f"(irrbench --ops {family.regular},{','.join(family.irregular)})")
+    else:
+        regular_cases = [(d, b) for (op, d, b), row in table.iterrows()
+                         if op == family.regular and row["m"] == row["m_padded"]]
+        if not regular_cases:
+            skipped.append(f"Guideline (1) for {family.name} not checked: no regular problem "
+                           "(m = m') was measured, e.g. distribution 'same'")
+        pairs += [(1, family.regular, op, d, b) for op in present for d, b in regular_cases]
+    if family.padded not in ops or not present:
+        need = family.padded if family.padded not in ops else " or ".join(family.irregular)
+        skipped.append(f"Guideline (2) for {family.name} not checked: no {need} measurements "
+                       f"(irrbench --ops {family.padded},{','.join(family.irregular)})")
+    else:
+        cases = [(d, b) for (op, d, b) in table.index if op == family.padded]
+        pairs += [(2, op, family.padded, d, b) for op in present for d, b in cases]
+    return pairs
+
+
+def _compare(group, family, table, samples, stats, slack, alpha, exact, pairs):
+    """One Check per pair and statistic where both sides were measured."""
+    checks = []
+    for guideline, lhs_op, rhs_op, distribution, b in pairs:
+        if (lhs_op, distribution, b) not in table.index or \
+                (rhs_op, distribution, b) not in table.index:
+            continue  # one side not measured for this case: nothing to compare
+        lhs_row = table.loc[(lhs_op, distribution, b)]
+        rhs_row = table.loc[(rhs_op, distribution, b)]
+        p_value, significant = _test(samples.get((group, lhs_op, distribution, b)),
+                                     samples.get((group, rhs_op, distribution, b)), slack, alpha,
+                                     exact)
+        for stat in stats:
+            lhs, rhs = lhs_row[stat], rhs_row[stat]
+            if not (math.isfinite(lhs) and math.isfinite(rhs)):
+                continue  # e.g. median of summary-only input
+            violated = bool(lhs > (1.0 + slack) * rhs)
+            checks.append(Check(group, family, guideline, distribution, int(b), stat, lhs_op,
+                                rhs_op, float(lhs), float(rhs), p_value, violated, significant,
+                                exact=exact))
+    return checks
 
 
 def correct_holm(checks, alpha):

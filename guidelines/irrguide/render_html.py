@@ -27,7 +27,9 @@ LEGEND = ("<p class=\"legend\"><span class=\"violation\">Red bold</span>: the ti
           "performance guideline &mdash; Guideline (1) <code>MPI_Gather(m) &#x2AAF; "
           "MPI_Gatherv(m)</code> in the MPI_Gather/MPI_Scatter column (regular problems, m = m'), "
           "Guideline (2) <code>MPI_Gatherv(m) &#x2AAF; MPI_Allreduce(1) + MPI_Gather(m')</code> in "
-          "the MPI_Gatherv/TUW_Gatherv (scatter: &hellip;v) column. "
+          "the MPI_Gatherv/TUW_Gatherv (scatter: &hellip;v) column, and Guideline (3) for "
+          "persistent operations <code>X_init &#x2AAF; X</code> and <code>MPI_Gatherv_init "
+          "&#x2AAF; TUW_Gatherv_init</code> in the &hellip;_init column. "
           "<span class=\"unconfirmed\">Italic</span>: that statistic violates it, but a one-sided "
           "Mann&ndash;Whitney test on the repetitions does not find the difference significant. "
           "Hover over a flagged cell for the comparison. Times in &micro;s.</p>")

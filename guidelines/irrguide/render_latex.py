@@ -51,7 +51,8 @@ def document(groups, summary):
                        + (f", p = {', '.join(p)}" if p else "") + f" ({label}). "
                        "Running times are in µs. Numbers in red, bold font show violations of "
                        "the performance guidelines, Guideline (1) in the MPI_"
-                       f"{t.family.capitalize()} column, Guideline (2) in the v-columns; "
+                       f"{t.family.capitalize()} column, Guideline (2) in the v-columns, "
+                       "Guideline (3) in the persistent _init columns; "
                        "italics with ? mark a violation by that statistic that the repetitions "
                        "do not show significantly.")
             parts.append(table(t, caption))

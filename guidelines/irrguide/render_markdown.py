@@ -3,7 +3,8 @@ from .render_text import table_title
 from .table import column_title, distribution_title, format_time
 
 MARKDOWN_LEGEND = ("**bold**: violates a guideline (Guideline (1) in the MPI_Gather/MPI_Scatter "
-                   "columns, (2) in the v-columns); `?`: violated by that statistic, but the "
+                   "columns, (2) in the v-columns, (3) in the persistent *_init columns); `?`: "
+                   "violated by that statistic, but the "
                    "repetitions do not show it significantly. Times in µs.")
 
 SOURCE_KEYS = ("library", "p", "nodes", "hostname", "start_time", "nrep", "sync", "git_commit")

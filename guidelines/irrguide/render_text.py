@@ -4,7 +4,8 @@ from .table import column_title, distribution_title, format_time
 RED_BOLD, YELLOW, RESET = "\033[1;31m", "\033[33m", "\033[0m"
 
 TERMINAL_LEGEND = ("{v} violates a guideline (Guideline (1) in the MPI_Gather/MPI_Scatter "
-                   "columns, (2) in the v-columns); {u} violated by that statistic, but the "
+                   "columns, (2) in the v-columns, (3) in the persistent *_init columns); {u} "
+                   "violated by that statistic, but the "
                    "repetitions do not show it significantly")
 def table_title(table, with_group):
     title = f"{table.family.capitalize()} (times in µs)"

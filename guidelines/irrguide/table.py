@@ -80,6 +80,7 @@ def build_tables(group, table, checks, stats, with_baselines=False):
     for family in FAMILIES:
         wanted = [family.regular, family.padded, *family.irregular]
         wanted += list(family.baselines) if with_baselines else []
+        wanted += list(family.persistent)  # shown where measured: Guideline (3)
         ops = [op for op in wanted if op in ops_present]
         if not ops:
             continue
