@@ -1,31 +1,22 @@
-// The linear cost model of Traeff 2018 (Section 2): a message of s units costs alpha + beta*s
-// (nothing when s = 0), a local copy gamma*s, one port per processor. A gather/scatter tree is
-// given as each node's sequence of steps - receive a child's subtree, or copy its own block -
-// and its completion time is Figure 1's: Time += gamma*m_r for the copy, and
-// Time = max(Time, Time(child)) + alpha + beta*Size(child) for each child in sequence.
+// The linear cost model of Traeff 2018 (Section 2; parameters and tree form in
+// algorithms/tree/sequenced_tree.hpp): a tree's completion time is Figure 1's: Time += gamma*m_r
+// for the copy, and Time = max(Time, Time(child)) + alpha + beta*Size(child) for each child in
+// sequence.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "hypercube_tree.hpp"
+#include "sequenced_tree.hpp"
 
 namespace irr::model {
 
-struct CostParams {
-  double alpha = 0;
-  double beta = 1;
-  double gamma = 1;
-  double Comm(double units) const { return units == 0 ? 0 : alpha + beta * units; }
-};
-
-// A tree as sequences: steps[v] lists, in time order (for gather), what node v does before
-// sending to its parent: kCopy or the rank of a child whose whole subtree it receives.
-struct SequencedTree {
-  static constexpr int kCopy = -1;
-  int root = -1;
-  std::vector<std::vector<int>> steps;
-};
+// The model's parameters and tree form are the tree library's (algorithms/tree), which the
+// algorithms execute.
+using tuw::tree::CostParams;
+using tuw::tree::Result;
+using tuw::tree::SequencedTree;
 
 // Figure 1's completion time of a gather over the tree.
 double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
@@ -42,11 +33,6 @@ double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& b
 SequencedTree FromHypercube(const tuw::tree::Tree& tree);
 // Star: the root copies, then receives every other block directly, in rank order.
 SequencedTree LinearTree(int p, int root);
-
-struct Result {
-  double time = 0;
-  int root = -1;
-};
 
 // alpha + beta * sum_{i != r} m_i + gamma * m_r (Section 2.3); root -1: the best over all r.
 Result LowerBound(const std::vector<std::int64_t>& blocks, const CostParams& c, int root);

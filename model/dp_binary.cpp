@@ -6,9 +6,9 @@
 
 namespace irr::model {
 
-using dp::CheckArguments;
-using dp::kInf;
-using dp::Problem;
+using tuw::tree::dp::CheckArguments;
+using tuw::tree::dp::kInf;
+using tuw::tree::dp::Problem;
 
 struct BinaryTables {
   int p = 0;

@@ -7,9 +7,15 @@
 
 #include "cost_model.hpp"
 #include "dp_binary.hpp"
-#include "dp_optimal.hpp"
+#include "optimal_tree.hpp"
 
 namespace irr::model {
+
+// The optimal DP lives with the trees the algorithms execute (Optimal_*_init runs it too).
+using tuw::tree::DpBytes;
+using tuw::tree::DpMethod;
+using tuw::tree::OptimalCost;
+using tuw::tree::OptimalDp;
 
 enum class TreeType { kLinear, kBinary, kOblivious, kAdaptive, kOptimal };
 

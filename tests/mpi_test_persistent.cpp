@@ -1,8 +1,13 @@
-// Persistent TUW_Gatherv_init / TUW_Scatterv_init: byte equality with the native MPI_Gatherv /
-// MPI_Scatterv on the same buffers over many starts, with the buffer contents changed between
-// starts (the data of each start is what the buffers hold then); every root, random counts with
-// zeros, permuted displacements with gaps, sub-communicators, MPI_IN_PLACE, differing datatypes
-// with one signature, intercommunicators; freeing and reuse; errors on every process, no hang.
+// Persistent TUW_Gatherv_init / TUW_Scatterv_init and Optimal_Gatherv_init /
+// Optimal_Scatterv_init (the same tests for both, value-parameterized): byte equality with the
+// native MPI_Gatherv / MPI_Scatterv on the same buffers over many starts, with the buffer contents
+// changed between starts (the data of each start is what the buffers hold then); every root, random
+// counts with zeros, permuted displacements with gaps, sub-communicators, MPI_IN_PLACE, differing
+// datatypes with one signature, intercommunicators; freeing and reuse; errors on every process, no
+// hang.
+#include <cstdio>
+#include <cstdlib>
+
 #include "mpi_test_support.hpp"
 #include "tuwcoll.h"
 
@@ -11,10 +16,25 @@ using namespace irrtest;
 
 constexpr int kStarts = 4;
 
+// The two kinds of persistent request: the same arguments, TUW_Start/TUW_Wait/TUW_Request_free.
+struct InitFunctions {
+  const char* name;
+  decltype(&TUW_Gatherv_init) gather;
+  decltype(&TUW_Scatterv_init) scatter;
+};
+const InitFunctions kTuwInit{"TUW", TUW_Gatherv_init, TUW_Scatterv_init};
+const InitFunctions kOptimalInit{"Optimal", Optimal_Gatherv_init, Optimal_Scatterv_init};
+std::string InitName(const ::testing::TestParamInfo<InitFunctions>& info) {
+  return info.param.name;
+}
+
+class Persistent : public ::testing::TestWithParam<InitFunctions> {};
+INSTANTIATE_TEST_SUITE_P(Init, Persistent, ::testing::Values(kTuwInit, kOptimalInit), InitName);
+
 // Element k of rank i's block at start s.
 int Value(int rank, int k, int start) { return Pattern(rank, k) + 1000 * start; }
 
-void CheckGathers(MPI_Comm comm, int seeds, bool in_place) {
+void CheckGathers(const InitFunctions& init, MPI_Comm comm, int seeds, bool in_place) {
   const int p = Size(comm), rank = Rank(comm);
   for (int seed = 1; seed <= seeds; ++seed) {
     const std::vector<int> counts = RandomCounts(p, 100 + seed);
@@ -25,8 +45,8 @@ void CheckGathers(MPI_Comm comm, int seeds, bool in_place) {
       std::vector<int> send(counts[rank] + 1), recv(is_root ? extent : 1, kFill);
       const void* sendbuf = in_place && is_root ? MPI_IN_PLACE : send.data();
       TUW_Request request = TUW_REQUEST_NULL;
-      int rc = TUW_Gatherv_init(sendbuf, counts[rank], MPI_INT, recv.data(), counts.data(),
-                                displs.data(), MPI_INT, root, comm, MPI_INFO_NULL, &request);
+      int rc = init.gather(sendbuf, counts[rank], MPI_INT, recv.data(), counts.data(),
+                           displs.data(), MPI_INT, root, comm, MPI_INFO_NULL, &request);
       ASSERT_TRUE(AllRanks(rc == MPI_SUCCESS && request != TUW_REQUEST_NULL, comm));
       for (int start = 0; start < kStarts; ++start) {
         for (int k = 0; k < counts[rank]; ++k) send[k] = Value(rank, k, start);
@@ -54,7 +74,7 @@ void CheckGathers(MPI_Comm comm, int seeds, bool in_place) {
   }
 }
 
-void CheckScatters(MPI_Comm comm, int seeds, bool in_place) {
+void CheckScatters(const InitFunctions& init, MPI_Comm comm, int seeds, bool in_place) {
   const int p = Size(comm), rank = Rank(comm);
   for (int seed = 1; seed <= seeds; ++seed) {
     const std::vector<int> counts = RandomCounts(p, 200 + seed);
@@ -65,8 +85,8 @@ void CheckScatters(MPI_Comm comm, int seeds, bool in_place) {
       std::vector<int> send(is_root ? extent : 1, kFill), recv(counts[rank] + 1, kFill);
       void* recvbuf = in_place && is_root ? MPI_IN_PLACE : recv.data();
       TUW_Request request = TUW_REQUEST_NULL;
-      int rc = TUW_Scatterv_init(send.data(), counts.data(), displs.data(), MPI_INT, recvbuf,
-                                 counts[rank], MPI_INT, root, comm, MPI_INFO_NULL, &request);
+      int rc = init.scatter(send.data(), counts.data(), displs.data(), MPI_INT, recvbuf,
+                            counts[rank], MPI_INT, root, comm, MPI_INFO_NULL, &request);
       ASSERT_TRUE(AllRanks(rc == MPI_SUCCESS && request != TUW_REQUEST_NULL, comm));
       for (int start = 0; start < kStarts; ++start) {
         if (is_root) {
@@ -91,27 +111,75 @@ void CheckScatters(MPI_Comm comm, int seeds, bool in_place) {
   }
 }
 
-TEST(PersistentGatherv, ManyStartsEveryRootMatchNative) {
-  CheckGathers(MPI_COMM_WORLD, SeedCount(3), false);
+TEST_P(Persistent, GathervManyStartsEveryRootMatchNative) {
+  CheckGathers(GetParam(), MPI_COMM_WORLD, SeedCount(3), false);
 }
-TEST(PersistentScatterv, ManyStartsEveryRootMatchNative) {
-  CheckScatters(MPI_COMM_WORLD, SeedCount(3), false);
+TEST_P(Persistent, ScattervManyStartsEveryRootMatchNative) {
+  CheckScatters(GetParam(), MPI_COMM_WORLD, SeedCount(3), false);
 }
-TEST(Persistent, InPlaceAtTheRoot) {
-  CheckGathers(MPI_COMM_WORLD, 1, true);
-  CheckScatters(MPI_COMM_WORLD, 1, true);
+TEST_P(Persistent, InPlaceAtTheRoot) {
+  CheckGathers(GetParam(), MPI_COMM_WORLD, 1, true);
+  CheckScatters(GetParam(), MPI_COMM_WORLD, 1, true);
 }
 
-TEST(Persistent, SubCommunicators) {
+TEST_P(Persistent, SubCommunicators) {
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, Rank() % 2, -Rank(), &half);  // reversed order, too
-  CheckGathers(half, 1, false);
-  CheckScatters(half, 1, false);
+  CheckGathers(GetParam(), half, 1, false);
+  CheckScatters(GetParam(), half, 1, false);
   MPI_Comm_free(&half);
 }
 
+// The optimal tree's shape depends on the cost parameters: fit files from latency-bound (a
+// binomial-like tree) to bandwidth-bound with free copies (a flat one), then one that cannot be
+// read (MPI_ERR_OTHER on every process, no request); then the choice of the DP.
+TEST(PersistentOptimal, CostParametersAndDpChoice) {
+  const std::vector<std::string> fits = {"alpha_us=100\nbeta_us_per_byte=0.001\n",
+                                         "alpha_us=0\nbeta_us_per_byte=1\ngamma_us_per_byte=1\n",
+                                         "alpha_us=1\nbeta_us_per_byte=1\ngamma_us_per_byte=0\n"};
+  const std::string path = "mpi_test_persistent_fit_" + std::to_string(Rank()) + ".txt";
+  for (const std::string& text : fits) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+    setenv("TUWCOLL_MODEL_FIT", path.c_str(), 1);
+    CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, false);
+    CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, false);
+  }
+  setenv("TUWCOLL_MODEL_FIT", "/nonexistent/fit.txt", 1);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int p = Size();
+  std::vector<int> counts(p, 1), displs(p);
+  for (int i = 0; i < p; ++i) displs[i] = i;
+  std::vector<int> send(1, Rank()), recv(p, kFill);
+  TUW_Request request = TUW_REQUEST_NULL;
+  const int rc =
+      Optimal_Gatherv_init(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(),
+                           MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  int error_class = rc;
+  MPI_Error_class(rc, &error_class);
+  EXPECT_TRUE(AllRanks(error_class == MPI_ERR_OTHER && request == TUW_REQUEST_NULL));
+  unsetenv("TUWCOLL_MODEL_FIT");
+  std::remove(path.c_str());
+  // The DP's choice: an unknown one is MPI_ERR_ARG everywhere; the windowed one (what runs
+  // above 256 processes) executed at this p.
+  setenv("TUWCOLL_OPTIMAL_DP", "bogus", 1);
+  const int bad =
+      Optimal_Gatherv_init(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(),
+                           MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  error_class = bad;
+  MPI_Error_class(bad, &error_class);
+  EXPECT_TRUE(AllRanks(error_class == MPI_ERR_ARG && request == TUW_REQUEST_NULL));
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  setenv("TUWCOLL_OPTIMAL_DP", "windowed", 1);
+  CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, false);
+  CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, false);
+  unsetenv("TUWCOLL_OPTIMAL_DP");
+}
+
 // Ints sent, pairs of ints received: one signature, two datatypes.
-TEST(Persistent, DifferentDatatypesOneSignature) {
+TEST_P(Persistent, DifferentDatatypesOneSignature) {
   const int p = Size(), rank = Rank(), root = p - 1;
   MPI_Datatype pair;
   MPI_Type_contiguous(2, MPI_INT, &pair);
@@ -123,8 +191,8 @@ TEST(Persistent, DifferentDatatypesOneSignature) {
   }
   std::vector<int> send(2 * pairs[rank] + 1), recv(rank == root ? 4 * p + 4 : 1, kFill);
   TUW_Request request = TUW_REQUEST_NULL;
-  ASSERT_EQ(TUW_Gatherv_init(send.data(), 2 * pairs[rank], MPI_INT, recv.data(), pairs.data(),
-                             displs.data(), pair, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request),
+  ASSERT_EQ(GetParam().gather(send.data(), 2 * pairs[rank], MPI_INT, recv.data(), pairs.data(),
+                              displs.data(), pair, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request),
             MPI_SUCCESS);
   for (int start = 0; start < kStarts; ++start) {
     for (int k = 0; k < 2 * pairs[rank]; ++k) send[k] = Value(rank, k, start);
@@ -142,7 +210,7 @@ TEST(Persistent, DifferentDatatypesOneSignature) {
 
 // Several requests alive at once on one communicator, completed in the same order everywhere,
 // and a request freed and made again.
-TEST(Persistent, SeveralRequestsAndReuse) {
+TEST_P(Persistent, SeveralRequestsAndReuse) {
   const int p = Size(), rank = Rank();
   std::vector<int> counts(p), displs(p);
   for (int i = 0; i < p; ++i) {
@@ -153,10 +221,10 @@ TEST(Persistent, SeveralRequestsAndReuse) {
   std::vector<int> send(rank + 1), a(extent, kFill), b(extent, kFill);
   for (int round = 0; round < 2; ++round) {
     TUW_Request to_first = TUW_REQUEST_NULL, to_last = TUW_REQUEST_NULL;
-    TUW_Gatherv_init(send.data(), rank + 1, MPI_INT, a.data(), counts.data(), displs.data(),
-                     MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &to_first);
-    TUW_Gatherv_init(send.data(), rank + 1, MPI_INT, b.data(), counts.data(), displs.data(),
-                     MPI_INT, p - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &to_last);
+    GetParam().gather(send.data(), rank + 1, MPI_INT, a.data(), counts.data(), displs.data(),
+                      MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &to_first);
+    GetParam().gather(send.data(), rank + 1, MPI_INT, b.data(), counts.data(), displs.data(),
+                      MPI_INT, p - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &to_last);
     for (int start = 0; start < 3; ++start) {
       for (int k = 0; k <= rank; ++k) send[k] = Value(rank, k, start + round);
       TUW_Start(&to_first);
@@ -177,7 +245,7 @@ TEST(Persistent, SeveralRequestsAndReuse) {
   }
 }
 
-TEST(Persistent, Intercommunicator) {
+TEST(PersistentTuw, Intercommunicator) {
   const int p = Size();
   if (p < 2) GTEST_SKIP() << "needs 2 processes";
   const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
@@ -213,7 +281,8 @@ TEST(Persistent, Intercommunicator) {
   MPI_Comm_free(&local);
 }
 
-class PersistentErrors : public ::testing::Test {
+// MPI_ERRORS_RETURN on MPI_COMM_WORLD for the test's length.
+class ErrorsReturned : public ::testing::Test {
  protected:
   void SetUp() override { MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); }
   void TearDown() override { MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL); }
@@ -223,10 +292,14 @@ class PersistentErrors : public ::testing::Test {
     return error_class;
   }
 };
+class PersistentErrors : public ErrorsReturned,
+                         public ::testing::WithParamInterface<InitFunctions> {};
 
-// The root's count for one process differs from what that process sends: an error of init on
-// every process (not only where it shows), and no request.
-TEST_F(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
+INSTANTIATE_TEST_SUITE_P(Init, PersistentErrors, ::testing::Values(kTuwInit, kOptimalInit),
+                         InitName);
+
+TEST_P(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
+  const InitFunctions& init = GetParam();
   const int p = Size(), rank = Rank(), root = 0;
   if (p < 2) GTEST_SKIP() << "needs 2 processes";
   std::vector<int> counts(p, 2), displs(p);
@@ -234,30 +307,61 @@ TEST_F(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
   const int mine = rank == p - 1 ? 3 : 2;  // the last process sends one more
   std::vector<int> send(3, 1), recv(3 * p + 3, kFill);
   TUW_Request request = TUW_REQUEST_NULL;
-  int rc = TUW_Gatherv_init(send.data(), mine, MPI_INT, recv.data(), counts.data(), displs.data(),
-                            MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  int rc = init.gather(send.data(), mine, MPI_INT, recv.data(), counts.data(), displs.data(),
+                       MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
   EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_TRUNCATE && request == TUW_REQUEST_NULL))
       << "rank " << rank << " rc " << rc;
   std::vector<int> scatter_recv(3, kFill);
-  rc = TUW_Scatterv_init(recv.data(), counts.data(), displs.data(), MPI_INT, scatter_recv.data(),
-                         mine, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  rc = init.scatter(recv.data(), counts.data(), displs.data(), MPI_INT, scatter_recv.data(), mine,
+                    MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
   EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_TRUNCATE && request == TUW_REQUEST_NULL))
       << "rank " << rank << " rc " << rc;
   // A negative count on one process: MPI_ERR_COUNT everywhere.
-  rc = TUW_Gatherv_init(send.data(), rank == 0 ? -1 : 2, MPI_INT, recv.data(), counts.data(),
-                        displs.data(), MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  rc = init.gather(send.data(), rank == 0 ? -1 : 2, MPI_INT, recv.data(), counts.data(),
+                   displs.data(), MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_COUNT && request == TUW_REQUEST_NULL))
+      << "rank " << rank << " rc " << rc;
+  // A negative count in the root's array: MPI_ERR_COUNT everywhere.
+  counts[p - 1] = -2;
+  rc = init.gather(send.data(), 2, MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT,
+                   root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
   EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_COUNT && request == TUW_REQUEST_NULL))
       << "rank " << rank << " rc " << rc;
 }
 
-TEST_F(PersistentErrors, StartFreedOrActiveAndFreeActive) {
+// Optimal_*_init runs on intracommunicators only: MPI_ERR_COMM on every process of both groups.
+TEST_F(ErrorsReturned, OptimalIntercommunicatorRefused) {
+  const int p = Size();
+  if (p < 2) GTEST_SKIP() << "needs 2 processes";
+  const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
+  MPI_Comm local, inter;
+  MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
+  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? lower : 0, 42, &inter);
+  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+  const int q = p - lower;
+  std::vector<int> counts(q, 1), displs(q), send(1), recv(q + 1);
+  for (int i = 0; i < q; ++i) displs[i] = i;
+  const bool is_root = group == 0 && Rank(local) == 0;
+  const int root_arg = group == 1 ? 0 : (is_root ? MPI_ROOT : MPI_PROC_NULL);
+  TUW_Request request = TUW_REQUEST_NULL;
+  int rc = Optimal_Gatherv_init(send.data(), group, MPI_INT, recv.data(), counts.data(),
+                                displs.data(), MPI_INT, root_arg, inter, MPI_INFO_NULL, &request);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_COMM && request == TUW_REQUEST_NULL));
+  rc = Optimal_Scatterv_init(recv.data(), counts.data(), displs.data(), MPI_INT, send.data(), group,
+                             MPI_INT, root_arg, inter, MPI_INFO_NULL, &request);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_COMM && request == TUW_REQUEST_NULL));
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&local);
+}
+
+TEST_P(PersistentErrors, StartFreedOrActiveAndFreeActive) {
   const int p = Size(), rank = Rank();
   std::vector<int> counts(p, 1), displs(p);
   for (int i = 0; i < p; ++i) displs[i] = i;
   std::vector<int> send(1, rank), recv(p, kFill);
   TUW_Request request = TUW_REQUEST_NULL;
-  ASSERT_EQ(TUW_Gatherv_init(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(),
-                             MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request),
+  ASSERT_EQ(GetParam().gather(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(),
+                              MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request),
             MPI_SUCCESS);
   EXPECT_EQ(TUW_Start(&request), MPI_SUCCESS);
   EXPECT_EQ(ErrorClass(TUW_Start(&request)), MPI_ERR_REQUEST);         // already active

@@ -61,6 +61,23 @@ int TUW_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 int TUW_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, MPI_Info info, TUW_Request *request);
+/* Persistent gather/scatter along the optimal ordered tree of Traeff 2018 (Section 3.2) for the
+ * given root, under the linear cost model alpha + beta*bytes (copy gamma*bytes): at init the
+ * root computes the tree from all counts by the model's dynamic program and gives every process
+ * its part (parent, children in receive order, their ranges and sizes); each start runs that
+ * tree. The cost parameters come from the fit file named by TUWCOLL_MODEL_FIT (irrfit's fit.txt)
+ * or, without it, from a ping-pong between the root and one neighbour at init. The DP is exact
+ * up to 256 processes and windowed above (within 2 % of the optimum on the paper's
+ * distributions; TUWCOLL_OPTIMAL_DP=exact|windowed|auto overrides; see README). Same semantics,
+ * errors and TUW_Start/TUW_Wait/TUW_Request_free as TUW_*_init; intracommunicators only (an
+ * intercommunicator is MPI_ERR_COMM). */
+int Optimal_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         int root, MPI_Comm comm, MPI_Info info, TUW_Request *request);
+int Optimal_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                          TUW_Request *request);
 int TUW_Start(TUW_Request *request);
 int TUW_Wait(TUW_Request *request, MPI_Status *status);
 int TUW_Request_free(TUW_Request *request);
@@ -105,6 +122,8 @@ enum {
   TUWCOLL_TAG_DATA = 7503,
   TUWCOLL_TAG_SELF = 7505,
   TUWCOLL_TAG_SIZE = 7506,
+  TUWCOLL_TAG_MEASURE = 7507, /* Optimal_*_init's ping-pong when no fit file is named */
+  TUWCOLL_TAG_PLAN = 7508,    /* a persistent init's verdict and (Optimal) the tree handed out */
   TUWCOLL_TAG_POISON_BASE = 8000
 };
 

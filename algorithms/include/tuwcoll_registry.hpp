@@ -49,9 +49,11 @@ struct ScattervInitAlgorithm {
 };
 inline constexpr GathervInitAlgorithm kGathervInitAlgorithms[] = {
     {"TUW_Gatherv_init", TUW_Gatherv_init},
+    {"Optimal_Gatherv_init", Optimal_Gatherv_init},
 };
 inline constexpr ScattervInitAlgorithm kScattervInitAlgorithms[] = {
     {"TUW_Scatterv_init", TUW_Scatterv_init},
+    {"Optimal_Scatterv_init", Optimal_Scatterv_init},
 };
 
 }  // namespace tuw

@@ -190,9 +190,21 @@ struct ScatterPlan {
 // Intracommunicators only. Returns an error (the same on every process) when the call cannot
 // even start (communicator, root); argument errors are kept in the plan and reported by the run.
 int PlanTuwGather(const GatherArgs& args, GatherPlan* plan);
-int RunTuwGather(const GatherPlan& plan);
 int PlanTuwScatter(const ScatterArgs& args, ScatterPlan* plan);
-int RunTuwScatter(const ScatterPlan& plan);
+// The optimal ordered tree of the cost model for the root (optimal_plan.cpp): computed by the
+// root, each process's node handed out once. Used by the persistent requests only.
+int PlanOptimalGather(const GatherArgs& args, GatherPlan* plan);
+int PlanOptimalScatter(const ScatterArgs& args, ScatterPlan* plan);
+// A persistent init's own messages (plan_messages.cpp): binomial trees of point-to-point
+// messages tagged TUWCOLL_TAG_PLAN on the private communicator. PlanGather: n values from every
+// process to the root (*all: p * n values in rank order, at the root only). PlanBcast: n values
+// from the root to everyone. Return an MPI error code.
+int PlanGather(const CallContext& ctx, int root, const std::int64_t* mine, int n,
+               std::vector<std::int64_t>* all);
+int PlanBcast(const CallContext& ctx, int root, std::int64_t* data, int n);
+// The data movement along a plan's tree (any of the planners above).
+int RunGatherPlan(const GatherPlan& plan);
+int RunScatterPlan(const ScatterPlan& plan);
 
 // A datatype selecting blocks [lo, hi] of a v-collective's buffer (counts/displs in units of
 // `type`'s extent; byte displacements, so any MPI_Aint displacement works; each block's count

@@ -6,6 +6,8 @@
 // rounds. The data moves inside TUW_Wait (TUW_Start only activates the request), so requests
 // must be completed in the same order on every process, as blocking collectives are.
 // On an intercommunicator the request stores the arguments and every wait runs TUW_*v whole.
+// Optimal_*_init (optimal_plan.cpp) makes the same request with another planner: the tree is
+// the cost model's optimal one for the root instead of Lemma 3's.
 #include <memory>
 
 #include "internal.hpp"
@@ -27,24 +29,24 @@ namespace {
 
 // The verdict of init, the same on every process: the first bad arguments or failed
 // construction anywhere, else MPI_ERR_TRUNCATE where a process's block differs from the root's
-// count for it, else MPI_SUCCESS. One gather and one broadcast, paid once.
+// count for it, else MPI_SUCCESS. One gather and one broadcast (plan_messages.cpp), paid once.
 int AgreeOnPlan(const CallContext& ctx, int root, std::int64_t own_bytes, int own_error,
                 int error_in_tree, const std::vector<std::int64_t>& block_bytes) {
   const std::int64_t mine[2] = {own_bytes, own_error};
-  std::vector<std::int64_t> all(ctx.rank == root ? 2 * ctx.size : 2);
-  int rc = MPI_Gather(mine, 2, MPI_INT64_T, all.data(), 2, MPI_INT64_T, root, ctx.private_comm);
-  int verdict = rc;
+  std::vector<std::int64_t> all;
+  int rc = PlanGather(ctx, root, mine, 2, &all);
+  std::int64_t verdict = rc;
   if (ctx.rank == root && rc == MPI_SUCCESS) {
     verdict = error_in_tree;
     for (int i = 0; i < ctx.size && verdict == MPI_SUCCESS; ++i) {
-      if (all[2 * i + 1] != MPI_SUCCESS) verdict = static_cast<int>(all[2 * i + 1]);
+      if (all[2 * i + 1] != MPI_SUCCESS) verdict = all[2 * i + 1];
     }
     for (int i = 0; i < ctx.size && verdict == MPI_SUCCESS; ++i) {
       if (all[2 * i] != block_bytes[i]) verdict = MPI_ERR_TRUNCATE;
     }
   }
-  rc = MPI_Bcast(&verdict, 1, MPI_INT, root, ctx.private_comm);
-  return rc != MPI_SUCCESS ? rc : verdict;
+  rc = PlanBcast(ctx, root, &verdict, 1);
+  return rc != MPI_SUCCESS ? rc : static_cast<int>(verdict);
 }
 
 template <typename Args>
@@ -56,7 +58,10 @@ void OwnRootArrays(TUW_Request_s* r, Args* args, const int* counts, const int* d
 
 const Count* DataOrNull(const std::vector<Count>& v) { return v.empty() ? nullptr : v.data(); }
 
-int InitGather(const GatherArgs& call, const int* recvcounts, const int* displs,
+// Which tree a request runs.
+enum class Planner { kTuw, kOptimal };
+
+int InitGather(Planner planner, const GatherArgs& call, const int* recvcounts, const int* displs,
                TUW_Request* request) {
   *request = nullptr;
   auto r = std::make_unique<TUW_Request_s>();
@@ -67,12 +72,14 @@ int InitGather(const GatherArgs& call, const int* recvcounts, const int* displs,
   args.recvcounts = DataOrNull(r->counts);
   args.displs = DataOrNull(r->displs);
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
+    if (planner == Planner::kOptimal) return MPI_ERR_COMM;
     r->inter = true;
     r->gather.args = args;
     *request = r.release();
     return MPI_SUCCESS;
   }
-  int rc = PlanTuwGather(args, &r->gather);
+  int rc = planner == Planner::kTuw ? PlanTuwGather(args, &r->gather)
+                                    : PlanOptimalGather(args, &r->gather);
   if (rc != MPI_SUCCESS) return rc;
   const GatherPlan& g = r->gather;
   const int own_error = g.local_error != MPI_SUCCESS ? g.local_error : g.options.prior_failure;
@@ -82,7 +89,7 @@ int InitGather(const GatherArgs& call, const int* recvcounts, const int* displs,
   return MPI_SUCCESS;
 }
 
-int InitScatter(const ScatterArgs& call, const int* sendcounts, const int* displs,
+int InitScatter(Planner planner, const ScatterArgs& call, const int* sendcounts, const int* displs,
                 TUW_Request* request) {
   *request = nullptr;
   auto r = std::make_unique<TUW_Request_s>();
@@ -93,12 +100,14 @@ int InitScatter(const ScatterArgs& call, const int* sendcounts, const int* displ
   args.sendcounts = DataOrNull(r->counts);
   args.displs = DataOrNull(r->displs);
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
+    if (planner == Planner::kOptimal) return MPI_ERR_COMM;
     r->inter = true;
     r->scatter.args = args;
     *request = r.release();
     return MPI_SUCCESS;
   }
-  int rc = PlanTuwScatter(args, &r->scatter);
+  int rc = planner == Planner::kTuw ? PlanTuwScatter(args, &r->scatter)
+                                    : PlanOptimalScatter(args, &r->scatter);
   if (rc != MPI_SUCCESS) return rc;
   const ScatterPlan& s = r->scatter;
   const int own_error = s.local_error != MPI_SUCCESS ? s.local_error : s.options.prior_failure;
@@ -111,35 +120,70 @@ int InitScatter(const ScatterArgs& call, const int* sendcounts, const int* displ
 // One start's data movement.
 int Run(const TUW_Request_s& r) {
   if (r.kind == TUW_Request_s::Kind::kGather) {
-    return r.inter ? InterGather(r.gather.args, TreeAlgorithm::kAdaptive) : RunTuwGather(r.gather);
+    return r.inter ? InterGather(r.gather.args, TreeAlgorithm::kAdaptive) : RunGatherPlan(r.gather);
   }
   return r.inter ? InterScatter(r.scatter.args, TreeAlgorithm::kAdaptive)
-                 : RunTuwScatter(r.scatter);
+                 : RunScatterPlan(r.scatter);
 }
 
 }  // namespace
 }  // namespace tuw::detail
 
+namespace tuw::detail {
+namespace {
+
+int GatherInit(Planner planner, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+               void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+               int root, MPI_Comm comm, TUW_Request* request) {
+  if (request == nullptr) return RaiseError(comm, MPI_ERR_ARG);
+  const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, nullptr,
+                        nullptr, recvtype,  root,     comm};
+  return RaiseError(comm, InitGather(planner, args, recvcounts, displs, request));
+}
+
+int ScatterInit(Planner planner, const void* sendbuf, const int sendcounts[], const int displs[],
+                MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm, TUW_Request* request) {
+  if (request == nullptr) return RaiseError(comm, MPI_ERR_ARG);
+  const ScatterArgs args{sendbuf,   nullptr,  nullptr, sendtype, recvbuf,
+                         recvcount, recvtype, root,    comm};
+  return RaiseError(comm, InitScatter(planner, args, sendcounts, displs, request));
+}
+
+}  // namespace
+}  // namespace tuw::detail
+
+// No info keys are used.
 extern "C" int TUW_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 void* recvbuf, const int recvcounts[], const int displs[],
-                                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
                                 TUW_Request* request) {
-  (void)info;  // no hints are used
-  if (request == nullptr) return tuw::detail::RaiseError(comm, MPI_ERR_ARG);
-  const tuw::detail::GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, nullptr,
-                                     nullptr, recvtype,  root,     comm};
-  return tuw::detail::RaiseError(comm, tuw::detail::InitGather(args, recvcounts, displs, request));
+  return tuw::detail::GatherInit(tuw::detail::Planner::kTuw, sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcounts, displs, recvtype, root, comm, request);
 }
 
 extern "C" int TUW_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
                                  MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
                                  TUW_Request* request) {
-  (void)info;
-  if (request == nullptr) return tuw::detail::RaiseError(comm, MPI_ERR_ARG);
-  const tuw::detail::ScatterArgs args{sendbuf,   nullptr,  nullptr, sendtype, recvbuf,
-                                      recvcount, recvtype, root,    comm};
-  return tuw::detail::RaiseError(comm, tuw::detail::InitScatter(args, sendcounts, displs, request));
+  return tuw::detail::ScatterInit(tuw::detail::Planner::kTuw, sendbuf, sendcounts, displs, sendtype,
+                                  recvbuf, recvcount, recvtype, root, comm, request);
+}
+
+extern "C" int Optimal_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                    void* recvbuf, const int recvcounts[], const int displs[],
+                                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                                    TUW_Request* request) {
+  return tuw::detail::GatherInit(tuw::detail::Planner::kOptimal, sendbuf, sendcount, sendtype,
+                                 recvbuf, recvcounts, displs, recvtype, root, comm, request);
+}
+
+extern "C" int Optimal_Scatterv_init(const void* sendbuf, const int sendcounts[],
+                                     const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                     MPI_Info, TUW_Request* request) {
+  return tuw::detail::ScatterInit(tuw::detail::Planner::kOptimal, sendbuf, sendcounts, displs,
+                                  sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 // Starting a null (freed) or an already active request is an error (MPI_ERR_REQUEST).

@@ -24,7 +24,7 @@ int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
   return MPI_SUCCESS;
 }
 
-int RunTuwGather(const GatherPlan& plan) {
+int RunGatherPlan(const GatherPlan& plan) {
   int rc =
       ExecuteGather(plan.view, plan.args, plan.ctx,
                     plan.local_error == MPI_SUCCESS ? &plan.block_bytes : nullptr, plan.options);
@@ -40,7 +40,7 @@ int TuwGatherv(const GatherArgs& args) {
   if (IsIntercomm(args.comm)) return InterGather(args, TreeAlgorithm::kAdaptive);
   GatherPlan plan;
   const int rc = PlanTuwGather(args, &plan);
-  return rc != MPI_SUCCESS ? rc : RunTuwGather(plan);
+  return rc != MPI_SUCCESS ? rc : RunGatherPlan(plan);
 }
 
 }  // namespace tuw::detail

@@ -21,7 +21,7 @@ int PlanTuwScatter(const ScatterArgs& call_args, ScatterPlan* plan) {
   return MPI_SUCCESS;
 }
 
-int RunTuwScatter(const ScatterPlan& plan) {
+int RunScatterPlan(const ScatterPlan& plan) {
   int rc = ExecuteScatter(plan.view, plan.args, plan.ctx,
                           plan.local_error == MPI_SUCCESS ? &plan.block_bytes : nullptr,
                           plan.local_error, plan.options);
@@ -37,7 +37,7 @@ int TuwScatterv(const ScatterArgs& args) {
   if (IsIntercomm(args.comm)) return InterScatter(args, TreeAlgorithm::kAdaptive);
   ScatterPlan plan;
   const int rc = PlanTuwScatter(args, &plan);
-  return rc != MPI_SUCCESS ? rc : RunTuwScatter(plan);
+  return rc != MPI_SUCCESS ? rc : RunScatterPlan(plan);
 }
 
 }  // namespace tuw::detail

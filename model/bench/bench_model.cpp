@@ -35,6 +35,37 @@ BENCHMARK_CAPTURE(BM_OptimalDp, fast, irr::model::DpMethod::kFast)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
+BENCHMARK_CAPTURE(BM_OptimalDp, windowed, irr::model::DpMethod::kWindowed)
+    ->Arg(500)
+    ->Arg(2000)
+    ->Arg(4000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+// What Optimal_*_init's root computes: the DP and the tree for a fixed root, on one thread
+// (OMP_NUM_THREADS=1 for the library's view), exact up to p = 256 and windowed above.
+void BM_OptimalInitTree(benchmark::State& state, irr::model::DpMethod method) {
+  const int p = static_cast<int>(state.range(0));
+  const auto blocks = Blocks(p);
+  for (auto _ : state) {
+    tuw::tree::SequencedTree tree;
+    irr::model::OptimalCost(blocks, {3.18, 0.00038, 0.00038}, p / 2, method, &tree);
+    benchmark::DoNotOptimize(tuw::tree::ToNodeViews(tree, blocks).root);
+  }
+}
+BENCHMARK_CAPTURE(BM_OptimalInitTree, exact, irr::model::DpMethod::kFast)
+    ->Arg(256)
+    ->Arg(560)
+    ->Arg(2000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_OptimalInitTree, windowed, irr::model::DpMethod::kWindowed)
+    ->Arg(256)
+    ->Arg(560)
+    ->Arg(2000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
 void BM_OptimalFixedRoot(benchmark::State& state) {
   const int p = static_cast<int>(state.range(0));
   const irr::model::OptimalDp dp(Blocks(p), {100, 1, 1});

@@ -16,6 +16,12 @@
 
 namespace {
 
+irr::model::DpMethod DpMethodFromName(const std::string& name) {
+  if (name == "fast") return irr::model::DpMethod::kFast;
+  if (name == "windowed") return irr::model::DpMethod::kWindowed;
+  return irr::model::DpMethod::kReference;
+}
+
 using irr::model::CostParams;
 using irr::model::Result;
 using irr::model::TreeType;
@@ -57,7 +63,12 @@ const char* kFooter =
     "  output; sizes in bytes). Padded operations are held against the padded problem they\n"
     "  move. tsv columns: op distribution b m problem tree measured_min_us measured_median_us\n"
     "  model_us median_over_model optimal_us lower_bound_us adaptive_us oblivious_us\n"
-    "  linear_us (the last three: each tree of libtuwcoll on the case's problem).\n\n"
+    "  linear_us (each tree of libtuwcoll on the case's problem) setup_us break_even_calls\n"
+    "  model_break_even_calls (persistent ops: the median of their X_setup, and after how\n"
+    "  many calls it pays off against the plain call, measured and by the model; the plain\n"
+    "  TUW call's model adds ceil(log2 p) construction rounds of alpha + 32 beta).\n"
+    "  Optimal_*_init: the model of the tree it executes (the exact DP up to p = 256, the\n"
+    "  windowed one above, as the library).\n\n"
     "Exit status: 0 success, 2 bad arguments or input.";
 
 int Fail(const std::string& message) {
@@ -71,7 +82,7 @@ int FromResults(const Options& o) {
   std::string error;
   std::vector<irr::model::Prediction> rows;
   irr::model::PredictOptions options;
-  options.dp = o.dp == "fast" ? irr::model::DpMethod::kFast : irr::model::DpMethod::kReference;
+  options.dp = DpMethodFromName(o.dp);
   options.max_mem = static_cast<double>(o.max_mem);
   if (!irr::model::ReadCosts(o.alpha_beta, &per_byte, &notes, &error) ||
       !irr::model::Predict(o.from_results, per_byte, options, &rows, &notes, &error)) {
@@ -92,7 +103,7 @@ int ModelTables(const Options& o) {
   }
   if (o.root == "both" || o.root == "best") modes.emplace_back("best", -1);
   irr::model::TreeOptions tree_options;
-  tree_options.dp = o.dp == "fast" ? irr::model::DpMethod::kFast : irr::model::DpMethod::kReference;
+  tree_options.dp = DpMethodFromName(o.dp);
   tree_options.oblivious_roots = o.oblivious_roots == "all" ? irr::model::ObliviousRoots::kAll
                                                             : irr::model::ObliviousRoots::kPaper;
   const int p = static_cast<int>(o.p);
@@ -191,7 +202,9 @@ int main(int argc, char** argv) {
   cli.Choice("--oblivious-roots", &o.oblivious_roots, {"all", "paper"}, "root set",
              "best oblivious root over all ranks (default) or over 0, 2^k-1, p-1 as the 2018 "
              "paper's Table 1 did");
-  cli.Choice("--dp", &o.dp, {"fast", "reference"}, "method", "the optimal DP's implementation");
+  cli.Choice("--dp", &o.dp, {"fast", "reference", "windowed"}, "method",
+             "the optimal DP's implementation (windowed: the approximation Optimal_*_init uses "
+             "above TUWCOLL_OPTIMAL_EXACT_P processes)");
   cli.Size("--max-mem", &o.max_mem,
            "memory the DP tables may use, e.g. 8G (default half of physical memory)");
   cli.Text("--from-results", &o.from_results, "an irrbench raw.csv: the model beside it");

@@ -26,6 +26,41 @@ struct Problem {
   std::unique_ptr<OptimalDp> optimal;
 };
 
+// The plain call a persistent op replaces: X for X_init, else TUW's plain call of its family.
+std::string PlainCounterpart(const formats::Operation& op) {
+  const std::string plain = op.name.substr(0, op.name.size() - std::string("_init").size());
+  if (formats::FindOperation(plain) != nullptr) return plain;
+  return "TUW_" + plain.substr(plain.find('_') + 1);
+}
+
+double CallsToPayOff(double setup, double plain, double persistent) {
+  return plain > persistent ? setup / (plain - persistent) : kNaN;
+}
+
+void AddBreakEven(std::vector<Prediction>* rows) {
+  std::map<std::string, const Prediction*> by_case;  // op/distribution/b
+  auto key = [](const std::string& op, const Prediction& r) {
+    return op + "/" + r.dist + "/" + std::to_string(r.b);
+  };
+  for (const auto& r : *rows) by_case[key(r.op, r)] = &r;
+  for (auto& r : *rows) {
+    r.setup_us = r.break_even_calls = r.model_break_even_calls = kNaN;
+    const formats::Operation* op = formats::FindOperation(r.op);
+    if (op == nullptr || op->role != "persistent") continue;
+    const std::string base = r.op.substr(0, r.op.size() - std::string("_init").size());
+    const auto setup = by_case.find(key(base + "_setup", r));
+    if (setup == by_case.end()) continue;
+    r.setup_us = setup->second->median_us;
+    const auto plain = by_case.find(key(PlainCounterpart(*op), r));
+    if (plain == by_case.end()) continue;
+    const Prediction& p = *plain->second;
+    r.break_even_calls = CallsToPayOff(r.setup_us, p.median_us, r.median_us);
+    const bool tuw_plain = p.tree == "adaptive";
+    r.model_break_even_calls =
+        CallsToPayOff(r.setup_us, p.model_us + (tuw_plain ? r.construction_us : 0.0), r.model_us);
+  }
+}
+
 }  // namespace
 
 bool ReadCosts(const std::string& fit_path, CostParams* per_byte, std::vector<std::string>* notes,
@@ -110,9 +145,10 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
     row.min_us = *std::min_element(mc.seconds.begin(), mc.seconds.end()) * 1e6;
     row.median_us = irr::fit::Median(mc.seconds) * 1e6;
     const bool scatter = op->family == "scatter";
-    auto tree_time = [&](TreeType type) {
-      return scatter ? ScatterTime(BuildSequencedTree(type, blocks, c, mc.root), blocks, c)
-                     : TreeCost(type, blocks, c, mc.root).time;
+    auto tree_time = [&](TreeType type, const TreeOptions& tree_options = {}) {
+      return scatter ? ScatterTime(BuildSequencedTree(type, blocks, c, mc.root, tree_options),
+                                   blocks, c)
+                     : TreeCost(type, blocks, c, mc.root, tree_options).time;
     };
     row.adaptive_us = tree_time(TreeType::kAdaptive);
     row.oblivious_us = tree_time(TreeType::kOblivious);
@@ -121,6 +157,12 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
                    : row.tree == "oblivious" ? row.oblivious_us
                    : row.tree == "linear"    ? row.linear_us
                                              : kNaN;
+    if (row.tree == "optimal") {  // the tree Optimal_*_init executes: the library's DP at this p
+      TreeOptions executed;
+      executed.dp = tuw::tree::ExecutedDpMethod(mc.p);
+      row.model_us = tree_time(TreeType::kOptimal, executed);
+    }
+    row.construction_us = tuw::tree::CeilLog2(mc.p) * c.Comm(32);
     // Gather and scatter trees cost the same (Traeff 2018, Section 2.2): one DP serves both.
     row.optimal_us = kNaN;
     if (static_cast<double>(DpBytes(mc.p)) <= options.max_mem) {
@@ -142,6 +184,7 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
     *error = "--from-results: '" + raw_csv + "' has no measured gather/scatter case";
     return false;
   }
+  AddBreakEven(rows);
   return true;
 }
 

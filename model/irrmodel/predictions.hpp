@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cost_model.hpp"
-#include "dp_optimal.hpp"
+#include "tree_costs.hpp"
 
 namespace irr::model {
 
@@ -22,6 +22,15 @@ struct Prediction {
   // The three trees of libtuwcoll for this problem, whichever op was measured: what TUW_*,
   // Binomial_* and Linear_* would take here (gather or scatter as the op).
   double adaptive_us, oblivious_us, linear_us;
+  // Persistent ops (X_init): the measured median of their setup (X_setup: init + free) in the
+  // same file, and after how many calls it pays off against the plain call it replaces (X, or
+  // TUW's for Optimal_*_init, which has no plain call): measured, setup / (plain - persistent)
+  // medians, and by the model, setup / (model of the plain call - model of the persistent one),
+  // where TUW's plain call also pays its ceil(log2 p) construction rounds, alpha + 32 beta each
+  // (Lemma 3: constant-size messages, one on each round's critical path). NaN where not
+  // applicable or never (the persistent op is not faster).
+  double setup_us, break_even_calls, model_break_even_calls;
+  double construction_us;  // the model of TUW's construction at this p
 };
 
 struct PredictOptions {

@@ -81,14 +81,16 @@ std::string ModelTable(const std::vector<ModelRow>& rows, const std::vector<std:
 std::string PredictionsTsv(const std::vector<Prediction>& rows) {
   std::string out =
       "op\tdistribution\tb\tm\tproblem\ttree\tmeasured_min_us\tmeasured_median_us\tmodel_us"
-      "\tmedian_over_model\toptimal_us\tlower_bound_us\tadaptive_us\toblivious_us\tlinear_us\n";
+      "\tmedian_over_model\toptimal_us\tlower_bound_us\tadaptive_us\toblivious_us\tlinear_us"
+      "\tsetup_us\tbreak_even_calls\tmodel_break_even_calls\n";
   auto field = [](double x) { return std::isnan(x) ? std::string() : Cell(x, "%.6g"); };
   for (const auto& r : rows) {
     out += r.op + "\t" + r.dist + "\t" + std::to_string(r.b) + "\t" + std::to_string(r.m) + "\t" +
            r.problem + "\t" + r.tree + "\t" + field(r.min_us) + "\t" + field(r.median_us) + "\t" +
            field(r.model_us) + "\t" + field(r.median_us / r.model_us) + "\t" + field(r.optimal_us) +
            "\t" + field(r.lower_bound_us) + "\t" + field(r.adaptive_us) + "\t" +
-           field(r.oblivious_us) + "\t" + field(r.linear_us) + "\n";
+           field(r.oblivious_us) + "\t" + field(r.linear_us) + "\t" + field(r.setup_us) + "\t" +
+           field(r.break_even_calls) + "\t" + field(r.model_break_even_calls) + "\n";
   }
   return out;
 }
@@ -99,14 +101,21 @@ std::string PredictionsTable(const std::vector<Prediction>& rows, const CostPara
       "Measured vs the linear cost model: alpha = %.4g us, beta = %.4g us/byte, gamma = %.4g "
       "us/byte (%s); times in us, m in elements\n",
       per_byte.alpha, per_byte.beta, per_byte.gamma, fit_path.c_str());
-  out += Printf("%-18s %-11s %6s %9s %-9s %10s %10s %10s %7s %10s %10s\n", "op", "distribution",
-                "b", "m", "tree", "min", "median", "model", "med/mod", "optimal", "bound");
+  out += Printf("%-18s %-11s %6s %9s %-9s %10s %10s %10s %7s %10s %10s %s\n", "op", "distribution",
+                "b", "m", "tree", "min", "median", "model", "med/mod", "optimal", "bound",
+                "  setup break-even calls (measured/model)");
   for (const auto& r : rows) {
-    out += Printf("%-18s %-11s %6lld %9lld %-9s %10s %10s %10s %7s %10s %10s\n", r.op.c_str(),
+    const std::string setup =
+        std::isnan(r.setup_us)
+            ? ""
+            : Printf("  %.2f %s/%s", r.setup_us, Cell(r.break_even_calls, "%.1f").c_str(),
+                     Cell(r.model_break_even_calls, "%.1f").c_str());
+    out += Printf("%-18s %-11s %6lld %9lld %-9s %10s %10s %10s %7s %10s %10s%s\n", r.op.c_str(),
                   r.dist.c_str(), r.b, r.m, r.tree.empty() ? "-" : r.tree.c_str(),
                   Cell(r.min_us, "%.2f").c_str(), Cell(r.median_us, "%.2f").c_str(),
                   Cell(r.model_us, "%.2f").c_str(), Cell(r.median_us / r.model_us, "%.2f").c_str(),
-                  Cell(r.optimal_us, "%.2f").c_str(), Cell(r.lower_bound_us, "%.2f").c_str());
+                  Cell(r.optimal_us, "%.2f").c_str(), Cell(r.lower_bound_us, "%.2f").c_str(),
+                  setup.c_str());
   }
   return out;
 }

@@ -165,12 +165,12 @@ def test_scale_guards_skip_and_carry_on(openmpi, tmp_path):
 
 
 def test_persistent_ops_validated_and_timed(mpi, tmp_path):
-    """TUW's and the library's persistent v-collectives (a repetition = start + wait) and their
-    setups (init + free), each validated before it is timed: Open MPI 4.1 through its MPIX_
-    pcollreq extension, MPICH 4.0 through MPI-4's MPI_Gatherv_init."""
+    """TUW's, the optimal tree's and the library's persistent v-collectives (a repetition =
+    start + wait) and their setups (init + free), each validated before it is timed: Open MPI
+    4.1 through its MPIX_ pcollreq extension, MPICH 4.0 through MPI-4's MPI_Gatherv_init."""
     out = tmp_path / "raw.csv"
-    ops = [f"{lib}_{v}_{kind}" for lib in ("TUW", "MPI") for v in ("Gatherv", "Scatterv")
-           for kind in ("init", "setup")]
+    ops = [f"{lib}_{v}_{kind}" for lib in ("TUW", "Optimal", "MPI")
+           for v in ("Gatherv", "Scatterv") for kind in ("init", "setup")]
     np = 4 if mpi.flavour == "openmpi" else 3
     r = mpi.run(np, "--ops", ",".join(ops), "--dists", "random,two_blocks", "--b", "1,10",
                 "--nrep", "2", "--warmup", "1", "--out", out)

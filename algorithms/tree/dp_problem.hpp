@@ -1,5 +1,5 @@
-// What both dynamic programs (dp_optimal.cpp, dp_binary.cpp) share: a problem's block sizes
-// with prefix sums, and the argument check. Internal to the model.
+// What both dynamic programs (optimal_tree.cpp here, the model's dp_binary.cpp) share: a
+// problem's block sizes with prefix sums, and the argument check.
 #pragma once
 
 #include <cstdint>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "cost_model.hpp"
+#include "sequenced_tree.hpp"
 
-namespace irr::model::dp {
+namespace tuw::tree::dp {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -39,4 +39,4 @@ inline void CheckArguments(int p, int root) {
   }
 }
 
-}  // namespace irr::model::dp
+}  // namespace tuw::tree::dp

@@ -14,20 +14,38 @@
 // For a fixed root r, ranges that contain r use F[i][j] (root r): the same cases with the part
 // that holds r receiving.
 //
+// Pure (no MPI): the cost model (irrmodel) and Optimal_Gatherv_init/Optimal_Scatterv_init run
+// the same code. The exact DP is O(p^3) time and O(p^2) memory; kWindowed keeps its recurrences
+// but tries only the splits in a few short windows per range (next to both ends, around the
+// middle rank, the power-of-two split, the data midpoint, and for a fixed root around the
+// root): O(p^2) time, within 2.2 % of the optimum on the paper's distributions
+// (tests/test_optimal_tree.cpp). One core, tree for a fixed root (model/bench, BM_OptimalInitTree):
+// exact 15 ms at p = 256, 100 ms at 560, 4.5 s at 2000; windowed 70 ms at 560, 1.2 s and 60 MB
+// at 2000 - the tables (p^2 entries), not the windows, dominate.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "cost_model.hpp"
+#include "sequenced_tree.hpp"
 
-namespace irr::model {
+namespace tuw::tree {
 
 enum class DpMethod {
   kReference,  // the straightforward O(p^3) loops over one row-major table
   kFast,       // contiguous row + transposed column tables (vectorizable), OpenMP threads
+  kWindowed,   // approximate: candidate splits from short windows only, O(p^2)
 };
+// Half-width of kWindowed's windows.
+constexpr int kDpWindow = 3;
+// The DP Optimal_*_init runs for p processes (unless TUWCOLL_OPTIMAL_DP says otherwise): exact
+// (kFast, on the calling thread) up to kExactDpMaxP, where it takes a few milliseconds, else
+// kWindowed. irrmodel predicts the executed tree with the same rule.
+constexpr int kExactDpMaxP = 256;
+inline DpMethod ExecutedDpMethod(int p) {
+  return p <= kExactDpMaxP ? DpMethod::kFast : DpMethod::kWindowed;
+}
 
 // Bytes the DP tables need for p processors (both methods use about the same).
 std::uint64_t DpBytes(int p);
@@ -58,4 +76,4 @@ class OptimalDp {
 // the optimal tree is reconstructed into it.
 Result OptimalCost(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
                    DpMethod method = DpMethod::kFast, SequencedTree* tree = nullptr);
-}  // namespace irr::model
+}  // namespace tuw::tree

@@ -1,4 +1,4 @@
-#include "dp_optimal.hpp"
+#include "optimal_tree.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -7,7 +7,7 @@
 
 #include "dp_problem.hpp"
 
-namespace irr::model {
+namespace tuw::tree {
 namespace {
 
 using dp::CheckArguments;
@@ -34,6 +34,11 @@ struct OptimalTables {
   std::vector<double> best_t;     // [j * p + i]: C[i][j] (fast method: columns contiguous)
   std::vector<std::int32_t> how;  // [i * p + j]
   double C(int i, int j) const { return best[static_cast<std::size_t>(i) * p + j]; }
+  void Set(int i, int j, double value, int choice) {
+    best[static_cast<std::size_t>(i) * p + j] = value;
+    if (!best_t.empty()) best_t[static_cast<std::size_t>(j) * p + i] = value;
+    how[static_cast<std::size_t>(i) * p + j] = choice;
+  }
 };
 
 namespace {
@@ -50,7 +55,65 @@ inline void EdgeRoots(const Problem& pr, const OptimalTables& t, int i, int j, d
   }
 }
 
-void OptimalReference(const Problem& pr, OptimalTables& t) {
+// The split points k (part [i..k] and part [k+1..j]) a range tries: sorted disjoint intervals.
+struct SplitWindows {
+  static constexpr int kMax = 8;
+  int count = 0;
+  int lo[kMax], hi[kMax];
+  void Add(int a, int b, int i, int j) {  // clipped to [i, j-1]
+    a = std::max(a, i), b = std::min(b, j - 1);
+    if (a <= b && count < kMax) lo[count] = a, hi[count] = b, ++count;
+  }
+  void Merge() {
+    for (int x = 1; x < count; ++x) {  // insertion sort by lo (at most kMax entries)
+      for (int y = x; y > 0 && lo[y] < lo[y - 1]; --y)
+        std::swap(lo[y], lo[y - 1]), std::swap(hi[y], hi[y - 1]);
+    }
+    int merged = 0;
+    for (int x = 0; x < count; ++x) {
+      if (merged > 0 && lo[x] <= hi[merged - 1] + 1) {
+        hi[merged - 1] = std::max(hi[merged - 1], hi[x]);
+      } else {
+        lo[merged] = lo[x], hi[merged] = hi[x], ++merged;
+      }
+    }
+    count = merged;
+  }
+};
+
+SplitWindows AllSplits(int i, int j) {
+  SplitWindows w;
+  w.Add(i, j - 1, i, j);
+  return w;
+}
+
+// kWindowed's candidates: where the exact DP's best splits are found on the paper's
+// distributions - next to either end (a lone or nearly lone part: linear-like trees), around the
+// middle rank and the power-of-two split (binomial-like trees), around the data midpoint (a
+// large block as a part's root), and around a fixed root (fixed_root >= 0).
+SplitWindows CandidateSplits(const Problem& pr, int i, int j, int fixed_root) {
+  constexpr int w = kDpWindow;
+  SplitWindows windows;
+  windows.Add(i, i + w, i, j);
+  windows.Add(j - 1 - w, j - 1, i, j);
+  const int middle = i + (j - i) / 2;
+  windows.Add(middle - w, middle + w, i, j);
+  int half = 1;
+  while (2 * half < j - i + 1) half *= 2;
+  windows.Add(i + half - 1 - w, i + half - 1 + w, i, j);
+  windows.Add(j - half - w, j - half + w, i, j);
+  const double target = pr.prefix[i] + pr.Size(i, j) / 2;
+  const int data_middle = static_cast<int>(
+      std::lower_bound(pr.prefix.begin() + i + 1, pr.prefix.begin() + j + 1, target) -
+      pr.prefix.begin() - 1);
+  windows.Add(data_middle - w - 1, data_middle + w, i, j);
+  if (fixed_root >= 0) windows.Add(fixed_root - 1 - w, fixed_root + w, i, j);
+  windows.Merge();
+  return windows;
+}
+
+// The straightforward loops; windowed: only CandidateSplits' splits.
+void OptimalReference(const Problem& pr, OptimalTables& t, bool windowed) {
   const int p = pr.p;
   for (int len = 2; len <= p; ++len) {
     for (int i = 0; i + len - 1 < p; ++i) {
@@ -58,19 +121,21 @@ void OptimalReference(const Problem& pr, OptimalTables& t) {
       double value;
       int how;
       EdgeRoots(pr, t, i, j, &value, &how);
-      for (int k = i; k < j; ++k) {
-        const double both = std::max(t.C(i, k), t.C(k + 1, j));
-        if (k > i) {  // [i..k] has >= 2 processors: its root may receive [k+1..j]
-          const double v = both + pr.Comm(pr.Size(k + 1, j));
-          if (v < value) value = v, how = 2 * k;
-        }
-        if (k + 1 < j) {  // [k+1..j]'s root may receive [i..k]
-          const double v = both + pr.Comm(pr.Size(i, k));
-          if (v < value) value = v, how = 2 * k + 1;
+      const SplitWindows splits = windowed ? CandidateSplits(pr, i, j, -1) : AllSplits(i, j);
+      for (int n = 0; n < splits.count; ++n) {
+        for (int k = splits.lo[n]; k <= splits.hi[n]; ++k) {
+          const double both = std::max(t.C(i, k), t.C(k + 1, j));
+          if (k > i) {  // [i..k] has >= 2 processors: its root may receive [k+1..j]
+            const double v = both + pr.Comm(pr.Size(k + 1, j));
+            if (v < value) value = v, how = 2 * k;
+          }
+          if (k + 1 < j) {  // [k+1..j]'s root may receive [i..k]
+            const double v = both + pr.Comm(pr.Size(i, k));
+            if (v < value) value = v, how = 2 * k + 1;
+          }
         }
       }
-      t.best[static_cast<std::size_t>(i) * p + j] = value;
-      t.how[static_cast<std::size_t>(i) * p + j] = how;
+      t.Set(i, j, value, how);
     }
   }
 }
@@ -134,7 +199,7 @@ struct FixedTables {
   std::size_t At(int i, int j) const { return static_cast<std::size_t>(i) * width + (j - r); }
 };
 
-void OptimalFixed(const Problem& pr, const OptimalTables& t, FixedTables& f) {
+void OptimalFixed(const Problem& pr, const OptimalTables& t, FixedTables& f, bool windowed) {
   const int p = pr.p, r = f.r;
   for (int len = 2; len <= p; ++len) {
     for (int i = std::max(0, r - len + 1); i <= r && i + len - 1 < p; ++i) {
@@ -147,16 +212,19 @@ void OptimalFixed(const Problem& pr, const OptimalTables& t, FixedTables& f) {
         const double v = t.C(i, r - 1) + pr.Comm(pr.Size(i, r - 1)) + pr.Copy(r);
         if (v < value) value = v, how = kRootLast;
       }
-      for (int k = i; k < j; ++k) {
-        if (k >= r) {            // r in [i..k], which receives [k+1..j]
-          if (k == i) continue;  // a lone root: Equation 5 above
-          const double v =
-              std::max(f.value[f.At(i, k)], t.C(k + 1, j)) + pr.Comm(pr.Size(k + 1, j));
-          if (v < value) value = v, how = 2 * k;
-        } else {                     // r in [k+1..j], which receives [i..k]
-          if (k + 1 == j) continue;  // a lone root: Equation 6 above
-          const double v = std::max(t.C(i, k), f.value[f.At(k + 1, j)]) + pr.Comm(pr.Size(i, k));
-          if (v < value) value = v, how = 2 * k + 1;
+      const SplitWindows splits = windowed ? CandidateSplits(pr, i, j, r) : AllSplits(i, j);
+      for (int n = 0; n < splits.count; ++n) {
+        for (int k = splits.lo[n]; k <= splits.hi[n]; ++k) {
+          if (k >= r) {            // r in [i..k], which receives [k+1..j]
+            if (k == i) continue;  // a lone root: Equation 5 above
+            const double v =
+                std::max(f.value[f.At(i, k)], t.C(k + 1, j)) + pr.Comm(pr.Size(k + 1, j));
+            if (v < value) value = v, how = 2 * k;
+          } else {                     // r in [k+1..j], which receives [i..k]
+            if (k + 1 == j) continue;  // a lone root: Equation 6 above
+            const double v = std::max(t.C(i, k), f.value[f.At(k + 1, j)]) + pr.Comm(pr.Size(i, k));
+            if (v < value) value = v, how = 2 * k + 1;
+          }
         }
       }
       f.value[f.At(i, j)] = value;
@@ -299,7 +367,7 @@ OptimalDp::OptimalDp(const std::vector<std::int64_t>& blocks, const CostParams& 
     t.best_t.assign(n, 0.0);
     OptimalFast(pr, t);
   } else {
-    OptimalReference(pr, t);
+    OptimalReference(pr, t, method == DpMethod::kWindowed);
   }
 }
 
@@ -325,7 +393,7 @@ FixedTables ComputeFixed(const std::vector<std::int64_t>& blocks, const CostPara
   if (method == DpMethod::kFast) {
     OptimalFixedFast(pr, t, fixed);
   } else {
-    OptimalFixed(pr, t, fixed);
+    OptimalFixed(pr, t, fixed, method == DpMethod::kWindowed);
   }
   return fixed;
 }
@@ -358,4 +426,4 @@ Result OptimalCost(const std::vector<std::int64_t>& blocks, const CostParams& c,
   return root >= 0 ? dp.Fixed(root) : dp.Best();
 }
 
-}  // namespace irr::model
+}  // namespace tuw::tree

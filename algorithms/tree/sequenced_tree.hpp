@@ -1,0 +1,45 @@
+// Trees as the 2018 paper's cost model sees them, and their execution form. Pure: no MPI.
+//
+// The linear cost model of Traeff 2018 (Section 2): a message of s units costs alpha + beta*s
+// (nothing when s = 0), a local copy gamma*s, one port per processor. A gather/scatter tree is
+// given as each node's sequence of steps - receive a child's subtree, or copy its own block.
+// An ordered tree (every subtree a contiguous rank range, as the optimal DP's trees are) is
+// turned into the NodeViews the MPI executors run (ToNodeViews).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hypercube_tree.hpp"
+
+namespace tuw::tree {
+
+struct CostParams {
+  double alpha = 0;
+  double beta = 1;
+  double gamma = 1;
+  double Comm(double units) const { return units == 0 ? 0 : alpha + beta * units; }
+};
+
+// A tree as sequences: steps[v] lists, in time order (for gather), what node v does before
+// sending to its parent: kCopy or the rank of a child whose whole subtree it receives.
+struct SequencedTree {
+  static constexpr int kCopy = -1;
+  int root = -1;
+  std::vector<std::vector<int>> steps;
+};
+
+// A completion time and the root that achieves it.
+struct Result {
+  double time = 0;
+  int root = -1;
+};
+
+// The executable form of an ordered tree: every node's parent, range [lo, hi], bytes, and its
+// children in the sequence's receive order (for gather; a scatter serves them in reverse, as
+// the executors do). Throws std::invalid_argument naming the node if `tree` is not a tree
+// spanning all ranks whose subtrees are contiguous ranges. `block_bytes[i]`: rank i's block.
+Tree ToNodeViews(const SequencedTree& tree, const std::vector<std::int64_t>& block_bytes);
+
+}  // namespace tuw::tree
