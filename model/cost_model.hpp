@@ -18,19 +18,12 @@ using tuw::tree::CostParams;
 using tuw::tree::Result;
 using tuw::tree::SequencedTree;
 
-// Figure 1's completion time of a gather over the tree.
-double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
-                  const CostParams& c);
-// The same tree used for scatter, simulated forwards: each node, once it holds its segment,
-// sends to its children and copies its own block in the reverse of the gather order; the time
-// is the last processor's finish. (The 2018 paper states both are equal; the tests check it.)
-double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
-                   const CostParams& c);
+// Tree times (Figure 1, and its scatter counterpart) and the hypercube trees as sequences
+// live with the trees too, as Optimal_*_init compares trees with them.
+using tuw::tree::FromHypercube;
+using tuw::tree::GatherTime;
+using tuw::tree::ScatterTime;
 
-// The hypercube trees of libtuwcoll as sequences: each internal node copies its own block
-// first (overlapping the children's gathering, Proposition 2) and receives its children in
-// round order - the order TUW_Gatherv and Binomial_Gatherv post and complete them.
-SequencedTree FromHypercube(const tuw::tree::Tree& tree);
 // Star: the root copies, then receives every other block directly, in rank order.
 SequencedTree LinearTree(int p, int root);
 

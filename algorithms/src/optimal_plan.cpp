@@ -1,7 +1,8 @@
 // The plan of Optimal_Gatherv_init / Optimal_Scatterv_init: the root, which knows every count,
 // computes the optimal ordered tree for its rank with the cost model's DP (algorithms/tree,
-// the code irrmodel runs) and gives every process its node of it, once. The run is the same
-// executor as TUW's (RunGatherPlan / RunScatterPlan), along that tree.
+// the code irrmodel runs) and gives every process its node of it, once. Where the model
+// predicts no clear gain over TUW's adaptive tree, that tree runs (tree::OptimalInitTree). The run
+// is the same executor as TUW's (RunGatherPlan / RunScatterPlan), along that tree.
 //
 // Cost parameters (microseconds, per byte): the fit file named by TUWCOLL_MODEL_FIT (irrfit's
 // fit.txt), else a ping-pong of the root with one neighbour (8 B and 64 KiB messages) and a
@@ -189,10 +190,9 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
     if (!ChooseDp(p, &method)) *tree_error = MPI_ERR_ARG;
     if (*tree_error == MPI_SUCCESS) {
       try {
-        tree::SequencedTree sequenced;
-        tree::OptimalCost(block_bytes, cost, root, method, &sequenced);
+        const tree::ExecutedTree executed = tree::OptimalInitTree(block_bytes, cost, root, method);
         const std::vector<std::int64_t> encoded =
-            EncodeTree(tree::ToNodeViews(sequenced, block_bytes), block_bytes);
+            EncodeTree(tree::ToNodeViews(executed.tree, block_bytes), block_bytes);
         std::copy(encoded.begin(), encoded.end(), words.begin() + 1);
         words[0] = MPI_SUCCESS;
       } catch (const std::bad_alloc&) {
@@ -213,14 +213,17 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-int PlanOptimalGather(const GatherArgs& call_args, GatherPlan* plan) {
+// Gather and scatter alike: the checks of this process's own arguments (CheckGatherArgs or
+// CheckScatterArgs), then the tree.
+template <typename Args, typename Plan>
+int PlanOptimal(const Args& call_args, Plan* plan,
+                int (*check)(const Args&, const CallContext&, std::int64_t*,
+                             std::vector<std::int64_t>*)) {
   plan->args = call_args;
-  GatherArgs& args = plan->args;
+  const Args& args = plan->args;
   const int rc = BeginCollective(args.comm, args.root, &plan->ctx);
   if (rc != MPI_SUCCESS) return rc;
-  plan->local_error = CheckGatherArgs(args, plan->ctx, &plan->own_bytes, &plan->block_bytes);
+  plan->local_error = check(args, plan->ctx, &plan->own_bytes, &plan->block_bytes);
   const bool root_ok = plan->ctx.rank != args.root || plan->local_error == MPI_SUCCESS;
   int node_error = MPI_SUCCESS;
   const int planned = PlanOptimalView(plan->ctx, args.root, root_ok, plan->block_bytes, &plan->view,
@@ -229,18 +232,14 @@ int PlanOptimalGather(const GatherArgs& call_args, GatherPlan* plan) {
   return planned;
 }
 
-int PlanOptimalScatter(const ScatterArgs& call_args, ScatterPlan* plan) {
-  plan->args = call_args;
-  ScatterArgs& args = plan->args;
-  const int rc = BeginCollective(args.comm, args.root, &plan->ctx);
-  if (rc != MPI_SUCCESS) return rc;
-  plan->local_error = CheckScatterArgs(args, plan->ctx, &plan->own_bytes, &plan->block_bytes);
-  const bool root_ok = plan->ctx.rank != args.root || plan->local_error == MPI_SUCCESS;
-  int node_error = MPI_SUCCESS;
-  const int planned = PlanOptimalView(plan->ctx, args.root, root_ok, plan->block_bytes, &plan->view,
-                                      &plan->error_in_tree, &node_error);
-  if (plan->local_error == MPI_SUCCESS) plan->local_error = node_error;
-  return planned;
+}  // namespace
+
+int PlanOptimalGather(const GatherArgs& args, GatherPlan* plan) {
+  return PlanOptimal(args, plan, CheckGatherArgs);
+}
+
+int PlanOptimalScatter(const ScatterArgs& args, ScatterPlan* plan) {
+  return PlanOptimal(args, plan, CheckScatterArgs);
 }
 
 }  // namespace tuw::detail

@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "dp_problem.hpp"
 
@@ -417,6 +418,22 @@ SequencedTree OptimalDp::Tree(int root) const {
     tree.root = RebuildOptimal(*tables_, nullptr, 0, p - 1, &tree);
   }
   return tree;
+}
+
+ExecutedTree OptimalInitTree(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
+                             DpMethod method) {
+  ExecutedTree executed;
+  const double optimal = OptimalCost(blocks, c, root, method, &executed.tree).time;
+  SequencedTree adaptive = FromHypercube(BuildTree(TreeKind::kAdaptive, blocks, root));
+  const double adaptive_time = GatherTime(adaptive, blocks, c);
+  executed.optimal = optimal < (1 - kOptimalMinGain) * adaptive_time;
+  if (executed.optimal) {
+    executed.time = optimal;
+  } else {
+    executed.tree = std::move(adaptive);
+    executed.time = adaptive_time;
+  }
+  return executed;
 }
 
 Result OptimalCost(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,

@@ -47,6 +47,22 @@ inline DpMethod ExecutedDpMethod(int p) {
   return p <= kExactDpMaxP ? DpMethod::kFast : DpMethod::kWindowed;
 }
 
+// The tree Optimal_*_init executes for `root`: the DP's optimal tree where the model predicts it
+// at least kOptimalMinGain faster than TUW's adaptive tree, else the adaptive tree itself. The
+// model cannot tell apart the many trees with (nearly) equal times - Same, Alternating, small
+// blocks - and among those the adaptive tree is the one measured to lose nothing to the costs
+// the model leaves out (contention in the nodes' links, receive overheads): in the p = 560
+// simulation, optimal trees the model ranked within 2 % of the adaptive one ran up to 1.34x
+// slower than it.
+constexpr double kOptimalMinGain = 0.05;
+struct ExecutedTree {
+  SequencedTree tree;
+  double time = 0;       // its model time (gather)
+  bool optimal = false;  // the DP's tree (else the adaptive one)
+};
+ExecutedTree OptimalInitTree(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
+                             DpMethod method);
+
 // Bytes the DP tables need for p processors (both methods use about the same).
 std::uint64_t DpBytes(int p);
 

@@ -1,5 +1,6 @@
 #include "sequenced_tree.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tuw::tree {
@@ -7,7 +8,86 @@ namespace {
 
 std::string Node(int v) { return "SequencedTree: node " + std::to_string(v); }
 
+// Nodes in an order where every child comes after its parent (breadth first from the root).
+std::vector<int> TopDownOrder(const SequencedTree& tree) {
+  const int p = static_cast<int>(tree.steps.size());
+  std::vector<int> order;
+  order.reserve(p);
+  order.push_back(tree.root);
+  for (std::size_t next = 0; next < order.size(); ++next) {
+    for (int step : tree.steps[order[next]]) {
+      if (step != SequencedTree::kCopy) order.push_back(step);
+    }
+  }
+  if (static_cast<int>(order.size()) != p) {
+    throw std::invalid_argument("SequencedTree: not a tree spanning all processors");
+  }
+  return order;
+}
+
+std::vector<double> SubtreeSizes(const SequencedTree& tree, const std::vector<int>& order,
+                                 const std::vector<std::int64_t>& blocks) {
+  std::vector<double> size(blocks.begin(), blocks.end());
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    for (int step : tree.steps[*it]) {
+      if (step != SequencedTree::kCopy) size[*it] += size[step];
+    }
+  }
+  return size;
+}
+
 }  // namespace
+
+double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                  const CostParams& c) {
+  const std::vector<int> order = TopDownOrder(tree);
+  const std::vector<double> size = SubtreeSizes(tree, order, blocks);
+  std::vector<double> time(blocks.size(), 0.0);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    double t = 0;
+    for (int step : tree.steps[*it]) {
+      t = step == SequencedTree::kCopy ? t + c.gamma * static_cast<double>(blocks[*it])
+                                       : std::max(t, time[step]) + c.Comm(size[step]);
+    }
+    time[*it] = t;
+  }
+  return time[tree.root];
+}
+
+double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                   const CostParams& c) {
+  const std::vector<int> order = TopDownOrder(tree);
+  const std::vector<double> size = SubtreeSizes(tree, order, blocks);
+  std::vector<double> ready(blocks.size(), 0.0);
+  double finish = 0;
+  for (int v : order) {  // parents before children: a node's ready time is known when visited
+    double t = ready[v];
+    const auto& steps = tree.steps[v];
+    for (auto step = steps.rbegin(); step != steps.rend(); ++step) {
+      if (*step == SequencedTree::kCopy) {
+        t += c.gamma * static_cast<double>(blocks[v]);
+      } else {
+        t += c.Comm(size[*step]);
+        ready[*step] = t;
+      }
+    }
+    finish = std::max(finish, t);
+  }
+  return finish;
+}
+
+SequencedTree FromHypercube(const Tree& tree) {
+  SequencedTree s;
+  s.root = tree.root;
+  s.steps.resize(tree.nodes.size());
+  for (const auto& node : tree.nodes) {
+    if (node.children.empty()) continue;  // a leaf sends straight from its own buffer
+    auto& steps = s.steps[node.rank];
+    steps.push_back(SequencedTree::kCopy);
+    for (const auto& child : node.children) steps.push_back(child.child);
+  }
+  return s;
+}
 
 Tree ToNodeViews(const SequencedTree& tree, const std::vector<std::int64_t>& block_bytes) {
   const int p = static_cast<int>(block_bytes.size());

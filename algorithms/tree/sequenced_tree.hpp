@@ -36,6 +36,20 @@ struct Result {
   int root = -1;
 };
 
+// Figure 1's completion time of a gather over the tree: Time += gamma*m_r for the copy, and
+// Time = max(Time, Time(child)) + alpha + beta*Size(child) for each child in sequence.
+double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                  const CostParams& c);
+// The same tree used for scatter, simulated forwards: each node, once it holds its segment,
+// sends to its children and copies its own block in the reverse of the gather order; the time
+// is the last processor's finish. (The 2018 paper states both are equal; the tests check it.)
+double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                   const CostParams& c);
+// The hypercube trees of libtuwcoll as sequences: each internal node copies its own block
+// first (overlapping the children's gathering, Proposition 2) and receives its children in
+// round order - the order TUW_Gatherv and Binomial_Gatherv post and complete them.
+SequencedTree FromHypercube(const Tree& tree);
+
 // The executable form of an ordered tree: every node's parent, range [lo, hi], bytes, and its
 // children in the sequence's receive order (for gather; a scatter serves them in reverse, as
 // the executors do). Throws std::invalid_argument naming the node if `tree` is not a tree

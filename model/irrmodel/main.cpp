@@ -68,7 +68,8 @@ const char* kFooter =
     "  many calls it pays off against the plain call, measured and by the model; the plain\n"
     "  TUW call's model adds ceil(log2 p) construction rounds of alpha + 32 beta).\n"
     "  Optimal_*_init: the model of the tree it executes (the exact DP up to p = 256, the\n"
-    "  windowed one above, as the library).\n\n"
+    "  windowed one above, as the library; tree optimal-adaptive where the root ran TUW's\n"
+    "  adaptive tree because the model saw less than 5 % gain).\n\n"
     "Exit status: 0 success, 2 bad arguments or input.";
 
 int Fail(const std::string& message) {

@@ -157,10 +157,11 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
                    : row.tree == "oblivious" ? row.oblivious_us
                    : row.tree == "linear"    ? row.linear_us
                                              : kNaN;
-    if (row.tree == "optimal") {  // the tree Optimal_*_init executes: the library's DP at this p
-      TreeOptions executed;
-      executed.dp = tuw::tree::ExecutedDpMethod(mc.p);
-      row.model_us = tree_time(TreeType::kOptimal, executed);
+    if (row.tree == "optimal") {  // the tree Optimal_*_init executes, by the library's rule
+      const tuw::tree::ExecutedTree executed =
+          tuw::tree::OptimalInitTree(blocks, c, mc.root, tuw::tree::ExecutedDpMethod(mc.p));
+      row.model_us = scatter ? ScatterTime(executed.tree, blocks, c) : executed.time;
+      row.tree = executed.optimal ? "optimal" : "optimal-adaptive";
     }
     row.construction_us = tuw::tree::CeilLog2(mc.p) * c.Comm(32);
     // Gather and scatter trees cost the same (Traeff 2018, Section 2.2): one DP serves both.

@@ -240,3 +240,42 @@ def test_real_run_end_to_end(openmpi, tmp_path):
     gamma = float(values["gamma_us_per_byte"])
     same_1 = modelled[(modelled["distribution"] == "same") & (modelled["b"] == 1)].iloc[0]
     assert same_1["model_us"] == pytest.approx(gamma * 4 + 2 * (alpha + 4 * beta), rel=1e-5)
+
+
+def test_persistent_break_even_hand_computed(tmp_path):
+    # The case of test_predictions_hand_computed (p = 4, root 2, Same b = 1; alpha 10, beta
+    # 0.5/B): TUW's adaptive tree and the optimal one both take 27 us there; TUW's plain call
+    # is modelled with ceil(log2 4) = 2 construction rounds of alpha + 32 beta = 26 us each.
+    raw = write_raw(tmp_path / "raw.csv", [
+        ("TUW_Gatherv", "same", 1, 4, 4, [100e-6] * 3),
+        ("TUW_Gatherv_init", "same", 1, 4, 4, [40e-6] * 3),
+        ("TUW_Gatherv_setup", "same", 1, 4, 4, [300e-6] * 3),
+        ("Optimal_Gatherv_init", "same", 1, 4, 4, [30e-6] * 3),
+        ("Optimal_Gatherv_setup", "same", 1, 4, 4, [700e-6] * 3),
+        ("MPI_Gatherv", "same", 1, 4, 4, [50e-6] * 3),
+        ("MPI_Gatherv_init", "same", 1, 4, 4, [60e-6] * 3),
+        ("MPI_Gatherv_setup", "same", 1, 4, 4, [5e-6] * 3),
+    ])
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT)
+    table, _ = predictions(raw, fit)
+    by_op = table.set_index("op")
+    assert by_op.loc["Optimal_Gatherv_init", "tree"] == "optimal"
+    assert by_op.loc["Optimal_Gatherv_init", "model_us"] == pytest.approx(27)
+    # Measured: setup / (plain - persistent); Optimal is held against TUW's plain call.
+    assert by_op.loc["TUW_Gatherv_init", "setup_us"] == pytest.approx(300)
+    assert by_op.loc["TUW_Gatherv_init", "break_even_calls"] == pytest.approx(300 / (100 - 40), rel=1e-5)
+    assert by_op.loc["Optimal_Gatherv_init", "break_even_calls"] == pytest.approx(700 / (100 - 30), rel=1e-5)
+    # Model: the plain TUW call is its tree plus the construction, the persistent one its tree.
+    construction = 2 * (10 + 0.5 * 32)
+    assert by_op.loc["TUW_Gatherv_init", "model_break_even_calls"] == pytest.approx(
+        300 / construction, rel=1e-5)
+    assert by_op.loc["Optimal_Gatherv_init", "model_break_even_calls"] == pytest.approx(
+        700 / (27 + construction - 27), rel=1e-5)
+    # The library's persistent call is slower than its plain one: it never pays off (empty);
+    # it has no model tree either. Plain and setup rows carry none of these columns.
+    assert by_op.loc["MPI_Gatherv_init", "setup_us"] == pytest.approx(5)
+    assert np.isnan(by_op.loc["MPI_Gatherv_init", "break_even_calls"])
+    assert np.isnan(by_op.loc["MPI_Gatherv_init", "model_break_even_calls"])
+    for op in ("TUW_Gatherv", "TUW_Gatherv_setup", "MPI_Gatherv"):
+        assert np.isnan(by_op.loc[op, "setup_us"]), op
