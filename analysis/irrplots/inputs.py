@@ -41,7 +41,14 @@ def caption_facts(sources):
                  .split(". Copyright")[0].split())
         for s in sources))  # MPICH's version string has a tab
     text = (f"{library}, p = {values('p')}, {values('nodes')} node(s) x "
-            f"{values('processes_per_node')} processes, host {values('hostname')}")
+            f"{values('processes_per_node')} processes")
+    host = values("hostname")
+    if host != "?":  # published summaries name their system, not a host
+        text += f", host {host}"
+    elif values("system") != "?":
+        text += f", {values('system').split(':')[0]}"
+    if values("source") != "?":
+        text += ", published"
     simulated = values("simulated")
     return text + (", simulated" if simulated not in ("?", "no") else "")
 

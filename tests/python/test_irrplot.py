@@ -210,3 +210,23 @@ def test_bad_input(tmp_path, args, message):
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_published_intel_tables_one_line_per_setting_at_their_averages():
+    """The paper's Tables 6-11 (summaries: average and minimum, no repetitions): one line per
+    I_MPI_ADJUST setting, drawn at the published averages (hand-read: Table 9, Shumilin's
+    MPI_Gather, Same b=1 avg 133951.06 us), and captions that say so."""
+    paper = ROOT / "results" / "paper"
+    files = [paper / f"traff2017_table{n}.csv" for n in (6, 7, 8, 9, 10, 11)]
+    figures, stats, groups, facts = in_process(files)
+    assert len(groups) == 6
+    made = figures.settings_comparison(stats, "MPI_Gather", facts)
+    assert len(made) == 1
+    ax = made[0].figure.axes[0]  # Same
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert len(lines) == 6 and "default" in lines
+    shumilin = next(line for label, line in lines.items() if "GATHER=3" in label)
+    x, y = shumilin.get_data()
+    assert (x[0], y[0]) == (6400, 133951.06)
+    assert "average (published summary" in made[0].caption
+    assert "Intel MPI 2017.2, p = 6400" in facts and "host ?" not in facts
