@@ -20,7 +20,8 @@ from irrguide.table import DISTRIBUTION_ORDER, distribution_title  # noqa: E402
 # MPI_Scatter share one, TUW_Gatherv and TUW_Scatterv another, ...
 ALGORITHM_COLORS = {"library-regular": "#1f77b4", "library-v": "#d62728", "TUW": "#2ca02c",
                     "guideline2": "#9467bd", "Linear": "#8c564b", "Binomial": "#ff7f0e",
-                    "library-persistent": "#e377c2", "TUW-persistent": "#17becf"}
+                    "library-persistent": "#e377c2", "TUW-persistent": "#17becf",
+                    "Optimal-persistent": "#bcbd22"}
 
 
 def op_color(op):

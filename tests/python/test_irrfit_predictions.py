@@ -260,7 +260,9 @@ def test_persistent_break_even_hand_computed(tmp_path):
     fit.write_text(FIT)
     table, _ = predictions(raw, fit)
     by_op = table.set_index("op")
-    assert by_op.loc["Optimal_Gatherv_init", "tree"] == "optimal"
+    # The optimal tree gains nothing over the adaptive one here (27 us both): the root runs the
+    # adaptive tree (less than 5 % gain), which the tree column says.
+    assert by_op.loc["Optimal_Gatherv_init", "tree"] == "optimal-adaptive"
     assert by_op.loc["Optimal_Gatherv_init", "model_us"] == pytest.approx(27)
     # Measured: setup / (plain - persistent); Optimal is held against TUW's plain call.
     assert by_op.loc["TUW_Gatherv_init", "setup_us"] == pytest.approx(300)
