@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from irrguide import load  # noqa: E402
+from irrguide import UserError, load  # noqa: E402
 
 KEYS = ["op", "distribution", "b"]
 STATISTICS = ("avg", "min")
@@ -47,14 +47,18 @@ def simulated_statistics(raw_path):
 def cells(pairings):
     """One row per published cell with a simulated counterpart: table, library, p, op,
     distribution, b, statistic, published_us, simulated_us, ratio. Pairings whose simulation
-    has not been run are listed in the second return value."""
+    has not been run, or has no finished case yet (a run in progress), are listed in the second
+    return value."""
     rows, missing = [], []
     for pairing in pairings:
         _, summaries, source, _ = load.read_file(pairing.published)
-        if not os.path.exists(pairing.simulated):
+        try:
+            sim = simulated_statistics(pairing.simulated)
+        except UserError as e:
+            if os.path.exists(pairing.simulated) and "no data rows" not in str(e):
+                raise
             missing.append(pairing)
             continue
-        sim = simulated_statistics(pairing.simulated)
         joined = summaries.set_index(KEYS).join(sim, how="inner")
         for (op, distribution, b), row in joined.iterrows():
             for stat in STATISTICS:
@@ -90,6 +94,21 @@ def tuw_goal(frame, max_b=1000):
                    & frame.table.isin(GOAL_TABLES)]
     ok = (cells_.ratio >= 0.67) & (cells_.ratio <= 1.5)
     return int(ok.sum()), len(cells_)
+
+
+CALIBRATION_TABLES = (1, 2)  # what scripts/calibrate-smpi fits: NEC and MVAPICH at p = 560
+
+
+def tuw_fit_per_table(frame, tables=CALIBRATION_TABLES, max_b=1000):
+    """Per table: (cells within [0.67, 1.5], cells, median ratio) of TUW_Gatherv's minimum with
+    b <= max_b - the score scripts/calibrate-smpi ranks a platform configuration by."""
+    result = {}
+    for table in tables:
+        ratios = frame[(frame.table == table) & (frame.op == "TUW_Gatherv")
+                       & (frame.statistic == "min") & (frame.b <= max_b)].ratio
+        inside = int(((ratios >= 0.67) & (ratios <= 1.5)).sum())
+        result[table] = (inside, len(ratios), float(ratios.median()) if len(ratios) else np.nan)
+    return result
 
 
 def plot(frame, path_stem):
@@ -142,7 +161,7 @@ def markdown(frame, table, missing):
                          f"{100 * row['within_1.5x']:.0f} % | {100 * row['within_2x']:.0f} % |")
     for pairing in missing:
         lines.append(f"\nTable {pairing.table}: not simulated yet "
-                     f"(no {os.path.relpath(pairing.simulated)}).")
+                     f"(no finished case in {os.path.relpath(pairing.simulated)}).")
     return "\n".join(lines) + "\n"
 
 

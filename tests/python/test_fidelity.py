@@ -38,10 +38,13 @@ def test_ratios_shares_and_goal(tmp_path):
         ("Linear_Gatherv", "same", 1): np.array([1.0]) * 1e-6,  # not in the paper: left out
     })
     other = published(tmp_path / "t3.csv", [("TUW_Gatherv", "same", 1, 40.0, 1.0)])
+    started = tmp_path / "started.csv"  # a run in progress: the header, no finished case
+    started.write_text("# p=16\nop,distribution,b,p,root,m,m_padded,rep,seconds,late,status\n")
     pairings = [fidelity.Pairing(1, str(paper), str(raw)), fidelity.Pairing(3, str(other), str(raw)),
-                fidelity.Pairing(5, str(paper), str(tmp_path / "missing" / "raw.csv"))]
+                fidelity.Pairing(5, str(paper), str(tmp_path / "missing" / "raw.csv")),
+                fidelity.Pairing(6, str(paper), str(started))]
     frame, missing = fidelity.cells(pairings)
-    assert [m.table for m in missing] == [5]
+    assert [m.table for m in missing] == [5, 6]
     one = frame[frame.table == 1].set_index(["b", "statistic"])
     assert len(one) == 6  # three cases x (avg, min)
     assert one.loc[(1, "min"), "ratio"] == pytest.approx(30 / 20)
@@ -54,6 +57,31 @@ def test_ratios_shares_and_goal(tmp_path):
     assert row["within_2x"] == pytest.approx(2 / 3)
     # The goal counts b <= 1000 of Tables 1-2, 4-6: Table 3's ratio 30 is not in it.
     assert fidelity.tuw_goal(frame) == (1, 2)
+
+
+def test_calibration_score_per_table(tmp_path):
+    """scripts/calibrate-smpi's score: per calibration table, TUW_Gatherv minima within
+    [0.67, 1.5] with b <= 1000, and their median ratio; other ops and Table 3 do not count."""
+    paper = published(tmp_path / "t1.csv", [
+        ("TUW_Gatherv", "same", 1, 40.0, 20.0),       # 13 / 20 = 0.65: outside
+        ("TUW_Gatherv", "same", 10, 100.0, 50.0),     # 60 / 50 = 1.2: inside
+        ("TUW_Gatherv", "same", 100, 100.0, 100.0),   # 140 / 100 = 1.4: inside
+        ("TUW_Gatherv", "same", 10000, 900.0, 800.0),  # b > 1000: not scored
+        ("MPI_Gather", "same", 1, 40.0, 20.0),        # another op: not scored
+    ])
+    raw = write_raw(tmp_path / "raw.csv", {
+        ("TUW_Gatherv", "same", 1): np.array([13, 14]) * 1e-6,
+        ("TUW_Gatherv", "same", 10): np.array([60]) * 1e-6,
+        ("TUW_Gatherv", "same", 100): np.array([140]) * 1e-6,
+        ("TUW_Gatherv", "same", 10000): np.array([80]) * 1e-6,
+        ("MPI_Gather", "same", 1): np.array([20]) * 1e-6,
+    })
+    frame, _ = fidelity.cells([fidelity.Pairing(1, str(paper), str(raw)),
+                               fidelity.Pairing(3, str(paper), str(raw))])
+    score = fidelity.tuw_fit_per_table(frame)
+    assert list(score) == [1, 2]
+    assert score[1][:2] == (2, 3) and score[1][2] == pytest.approx(1.2)
+    assert score[2][:2] == (0, 0)
 
 
 def test_script_writes_the_report(tmp_path):

@@ -68,6 +68,20 @@ def test_tuw_gatherv_beats_the_linear_gatherv_at_b_1(small_runs):
         assert median["TUW_Gatherv"] < median["MPI_Gatherv"], (dist, median)
 
 
+def test_linear_roots_pay_the_per_message_overhead_on_both_sides(small_runs):
+    """The calibrated o = 0.3 us per message (harness/platforms/README.md): a linear root handles
+    p - 1 messages one after the other, so SMPI's linear MPI_Gatherv (receives, smpi/or) and
+    MPI_Scatterv (non-blocking sends, smpi/ois) take at least (p - 1) o. Without the send
+    overhead the scatter's root issued its sends for free (a few us at p = 64)."""
+    meta, rows = read(small_runs[0] / "raw.csv")
+    for name in ("or", "os", "ois"):
+        assert f"--cfg=smpi/{name}:0:3e-07:0" in meta["env.IRRBENCH_SMPI_CONFIG"]
+    p = int(rows[0]["p"])
+    for op in ("MPI_Gatherv", "MPI_Scatterv"):
+        fastest = min(float(r["seconds"]) for r in rows if r["op"] == op and r["b"] == "1")
+        assert fastest >= (p - 1) * 0.3e-6, (op, fastest)
+
+
 def test_settings_select_smpi_algorithms_and_are_grouped(tmp_path):
     result = simulate("--experiment", "small", "--out", tmp_path, "--settings",
                       "default,gather=ompi_binomial", "--no-model", "--bench-args",
@@ -86,6 +100,8 @@ def test_settings_select_smpi_algorithms_and_are_grouped(tmp_path):
      "ompi, ompi_basic_linear"),
     (["--settings", "bcast=ompi"], "unknown setting 'bcast=ompi'"),
     (["--nrep", "0"], "--nrep must be >= 1"),
+    (["--overhead-us", "-1"], "--overhead-us -1.0 must be in [0, 100]"),
+    (["--latency-scale", "0"], "--latency-scale 0.0 in (0, 100]"),
 ])
 def test_bad_input(tmp_path, args, message):
     result = simulate("--experiment", "small", "--out", tmp_path, *args)
