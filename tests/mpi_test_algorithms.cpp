@@ -1,6 +1,7 @@
 // All libtuwcoll algorithms against the MPI library's own MPI_Gatherv / MPI_Scatterv, byte for
 // byte over the whole receive buffers (so writes outside the blocks are caught too), and the
 // distributed (Lemma 3) trees against the pure construction.
+#include <algorithm>
 #include <cstring>
 
 #include "../algorithms/src/internal.hpp"
@@ -170,6 +171,32 @@ void CheckAllScatters(MPI_Comm comm, int seeds) {
 TEST(Gatherv, MatchesNativeForRandomProblems) { CheckAllGathers(MPI_COMM_WORLD, SeedCount(3)); }
 
 TEST(Scatterv, MatchesNativeForRandomProblems) { CheckAllScatters(MPI_COMM_WORLD, SeedCount(3)); }
+
+// Large, small and empty blocks in one call: subtree messages on both sides of the size from
+// which a scatter parent sends one message after the other (64 KiB, tree_executor.cpp). Where
+// the tests split transfers into pieces of a few bytes, one 66 KB block and two roots keep the
+// case within seconds (about 10^4 pieces per transfer).
+TEST(Scatterv, LargeAndSmallSubtreesMatchNative) {
+  const int p = Size();
+  const bool pieces = tuw::detail::MaxMessageBytes() < 1024;
+  std::vector<int> counts(p);
+  for (int i = 0; i < p; ++i) counts[i] = i % 3 == 0 ? 20000 : (i % 3 == 1 ? 5 : 0);
+  if (pieces) {
+    std::fill(counts.begin(), counts.end(), 3);
+    counts[p / 2] = 16500;
+  }
+  const std::vector<int> roots = pieces ? std::vector<int>{0, p - 1} : RootsToTry(p);
+  for (const auto& alg : tuw::kScattervAlgorithms) {
+    for (int root : roots) {
+      for (const Variant& v : kVariants) {
+        if (pieces && v.permuted) continue;
+        std::string why;
+        EXPECT_TRUE(ScatterCase(alg.fn, MPI_COMM_WORLD, root, counts, v, 7, &why))
+            << alg.name << ": " << why;
+      }
+    }
+  }
+}
 
 // A split with reversed rank order: the algorithms must use comm's ranks, not the world's.
 TEST(SubCommunicator, GatherAndScatterMatchNative) {
