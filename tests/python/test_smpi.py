@@ -55,6 +55,24 @@ def test_the_same_experiment_gives_identical_times(small_runs):
     assert times_a == times_b
 
 
+def test_the_waitany_fix_changes_no_simulated_time(small_runs, tmp_path):
+    """--waitany-fix (harness/smpi/waitany_fix.cpp) only removes wall time from SimGrid's
+    waitall: every simulated time of the small experiment equals the unpatched SimGrid's."""
+    fix = ROOT / "build" / "smpi-waitany-fix" / "libsmpi_waitany_fix.so"
+    if not fix.exists():
+        pytest.fail("the waitany fix is not built: run scripts/build-smpi-waitany-fix")
+    fixed = simulate("--experiment", "small", "--out", tmp_path, "--no-model", "--no-report",
+                     "--waitany-fix")
+    assert fixed.returncode == 0, fixed.stderr
+    run = tmp_path / "default"
+    assert f"LD_PRELOAD={fix}" in (run / "simulation.txt").read_text()
+    key = lambda r: (r["op"], r["distribution"], r["b"], r["rep"])  # noqa: E731
+    _, plain = read(small_runs[1] / "raw.csv")
+    _, patched = read(run / "raw.csv")
+    assert len(plain) == 240
+    assert {key(r): r["seconds"] for r in patched} == {key(r): r["seconds"] for r in plain}
+
+
 def test_tuw_gatherv_beats_the_linear_gatherv_at_b_1(small_runs):
     """With a per-message receive overhead the root of a linear gather handles p - 1 messages
     in sequence; TUW's root handles ceil(log2 p) = 6: at b = 1 that decides."""
