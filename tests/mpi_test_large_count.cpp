@@ -3,9 +3,13 @@
 // skip, saying so).
 // - Small: every algorithm's *_c result equals native MPI_Gatherv_c / MPI_Scatterv_c byte for
 //   byte, every root, random counts with zeros, permuted displacements.
+// - Persistent (*_init_c): three starts with the buffers' contents changed between them equal
+//   MPI_Gatherv_c / MPI_Scatterv_c of the same contents, every root.
 // - Large (2 processes): rank 1's block is 2^31 + 16 MPI_BYTEs, a count above INT_MAX, and rank
-//   0's block lies at a displacement above INT_MAX. The reference is a pattern computed
+//   0's block lies at a displacement above INT_MAX, for the plain and the persistent functions
+//   (two starts, other contents in the second). The reference is a pattern computed
 //   independently of the algorithms. About 9 GB of memory; run alone with `ctest -L large`.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -34,6 +38,23 @@ const Named kAlgorithms[] = {
     {"TUW_Gatherv_c/TUW_Scatterv_c", TUW_Gatherv_c, TUW_Scatterv_c},
     {"Linear_Gatherv_c/Linear_Scatterv_c", Linear_Gatherv_c, Linear_Scatterv_c},
     {"Binomial_Gatherv_c/Binomial_Scatterv_c", Binomial_Gatherv_c, Binomial_Scatterv_c},
+};
+
+using GathervInitC = int (*)(const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count[],
+                             const MPI_Aint[], MPI_Datatype, int, MPI_Comm, MPI_Info, TUW_Request*);
+using ScattervInitC = int (*)(const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*,
+                              MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Info, TUW_Request*);
+
+struct NamedInit {
+  const char* name;
+  GathervInitC gatherv;
+  ScattervInitC scatterv;
+};
+
+const NamedInit kPersistent[] = {
+    {"TUW_Gatherv_init_c/TUW_Scatterv_init_c", TUW_Gatherv_init_c, TUW_Scatterv_init_c},
+    {"Optimal_Gatherv_init_c/Optimal_Scatterv_init_c", Optimal_Gatherv_init_c,
+     Optimal_Scatterv_init_c},
 };
 
 TEST(LargeCountSmall, MatchesNativeEveryRoot) {
@@ -69,6 +90,53 @@ TEST(LargeCountSmall, MatchesNativeEveryRoot) {
         EXPECT_TRUE(AllRanks(ok)) << a.name << " seed " << seed << " root " << root << " rank "
                                   << rank << " rc " << gather_rc << "/" << scatter_rc;
       }
+    }
+  }
+}
+
+TEST(LargeCountSmall, PersistentMatchesNativeEveryRootAndStart) {
+  if (Size() > 9) GTEST_SKIP() << "small case: p <= 9";
+  const int p = Size(), rank = Rank();
+  const std::uint64_t seed = 5;
+  const std::vector<int> counts = RandomCounts(p, seed);
+  int extent = 0;
+  const std::vector<int> displs = PermutedDisplacements(counts, seed, &extent);
+  const std::vector<MPI_Count> counts_c(counts.begin(), counts.end());
+  const std::vector<MPI_Aint> displs_c(displs.begin(), displs.end());
+  for (int root = 0; root < p; ++root) {
+    for (const NamedInit& a : kPersistent) {
+      std::vector<int> own(counts[rank]), full(extent);
+      std::vector<int> gathered(extent, -1), scattered(counts[rank], -1);
+      TUW_Request gather = TUW_REQUEST_NULL, scatter = TUW_REQUEST_NULL;
+      int rc = a.gatherv(own.data(), counts[rank], MPI_INT, gathered.data(), counts_c.data(),
+                         displs_c.data(), MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &gather);
+      if (rc == MPI_SUCCESS) {
+        rc = a.scatterv(full.data(), counts_c.data(), displs_c.data(), MPI_INT, scattered.data(),
+                        counts[rank], MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &scatter);
+      }
+      ASSERT_TRUE(AllRanks(rc == MPI_SUCCESS)) << a.name << " init, root " << root << " rc " << rc;
+      for (int start = 0; start < 3; ++start) {
+        for (int k = 0; k < counts[rank]; ++k) own[k] = rank * 100000 + k * 3 + start;
+        for (int k = 0; k < extent; ++k) full[k] = k * 31 + start * 1000;
+        std::fill(gathered.begin(), gathered.end(), -1);
+        std::fill(scattered.begin(), scattered.end(), -1);
+        int gather_rc = TUW_Start(&gather);
+        if (gather_rc == MPI_SUCCESS) gather_rc = TUW_Wait(&gather, MPI_STATUS_IGNORE);
+        int scatter_rc = TUW_Start(&scatter);
+        if (scatter_rc == MPI_SUCCESS) scatter_rc = TUW_Wait(&scatter, MPI_STATUS_IGNORE);
+        std::vector<int> gather_reference(extent, -1), scatter_reference(counts[rank], -1);
+        MPI_Gatherv_c(own.data(), counts[rank], MPI_INT, gather_reference.data(), counts_c.data(),
+                      displs_c.data(), MPI_INT, root, MPI_COMM_WORLD);
+        MPI_Scatterv_c(full.data(), counts_c.data(), displs_c.data(), MPI_INT,
+                       scatter_reference.data(), counts[rank], MPI_INT, root, MPI_COMM_WORLD);
+        const bool ok = gather_rc == MPI_SUCCESS && scatter_rc == MPI_SUCCESS &&
+                        (rank != root || gathered == gather_reference) &&
+                        scattered == scatter_reference;
+        EXPECT_TRUE(AllRanks(ok)) << a.name << " root " << root << " start " << start << " rank "
+                                  << rank << " rc " << gather_rc << "/" << scatter_rc;
+      }
+      EXPECT_EQ(TUW_Request_free(&gather), MPI_SUCCESS);
+      EXPECT_EQ(TUW_Request_free(&scatter), MPI_SUCCESS);
     }
   }
 }
@@ -141,6 +209,66 @@ TEST_F(LargeCount, ScattervCountAboveIntMax) {
     for (std::int64_t k = 0; ok && k < CountOf(rank_); ++k) ok = recv[k] == Pattern(rank_, k);
     if (rank_ == 0) std::printf("%s scatter: %.1f s\n", a.name, seconds);
     EXPECT_TRUE(AllRanks(ok)) << a.name << " rank " << rank_ << " rc " << rc;
+  }
+}
+
+// Two starts of each persistent request; the second moves other contents (the pattern of
+// rank + 2), so a start that replayed the first data would show.
+TEST_F(LargeCount, PersistentGathervCountAboveIntMax) {
+  auto send = Bytes(CountOf(rank_));
+  auto recv = rank_ == 0 ? Bytes(total_) : Bytes(1);
+  for (const NamedInit& a : kPersistent) {
+    TUW_Request request = TUW_REQUEST_NULL;
+    const int init_rc = a.gatherv(send.get(), CountOf(rank_), MPI_BYTE, recv.get(), counts_,
+                                  displs_, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+    ASSERT_TRUE(AllRanks(init_rc == MPI_SUCCESS)) << a.name << " init rc " << init_rc;
+    for (int start = 0; start < 2; ++start) {
+      for (std::int64_t k = 0; k < CountOf(rank_); ++k) send[k] = Pattern(rank_ + 2 * start, k);
+      if (rank_ == 0) std::fill_n(recv.get(), total_, 0);
+      int rc = TUW_Start(&request);
+      if (rc == MPI_SUCCESS) rc = TUW_Wait(&request, MPI_STATUS_IGNORE);
+      bool ok = rc == MPI_SUCCESS;
+      for (int i = 0; ok && rank_ == 0 && i < 2; ++i) {
+        for (std::int64_t k = 0; k < counts_[i]; ++k) {
+          if (recv[displs_[i] + k] != Pattern(i + 2 * start, k)) {
+            ok = false;
+            break;
+          }
+        }
+      }
+      EXPECT_TRUE(AllRanks(ok)) << a.name << " start " << start << " rank " << rank_ << " rc "
+                                << rc;
+    }
+    EXPECT_EQ(TUW_Request_free(&request), MPI_SUCCESS);
+  }
+}
+
+TEST_F(LargeCount, PersistentScattervCountAboveIntMax) {
+  auto send = rank_ == 0 ? Bytes(total_) : Bytes(1);
+  auto recv = Bytes(CountOf(rank_));
+  for (const NamedInit& a : kPersistent) {
+    TUW_Request request = TUW_REQUEST_NULL;
+    const int init_rc =
+        a.scatterv(send.get(), counts_, displs_, MPI_BYTE, recv.get(), CountOf(rank_), MPI_BYTE, 0,
+                   MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+    ASSERT_TRUE(AllRanks(init_rc == MPI_SUCCESS)) << a.name << " init rc " << init_rc;
+    for (int start = 0; start < 2; ++start) {
+      for (int i = 0; rank_ == 0 && i < 2; ++i) {
+        for (std::int64_t k = 0; k < counts_[i]; ++k) {
+          send[displs_[i] + k] = Pattern(i + 2 * start, k);
+        }
+      }
+      std::fill_n(recv.get(), CountOf(rank_), 0);
+      int rc = TUW_Start(&request);
+      if (rc == MPI_SUCCESS) rc = TUW_Wait(&request, MPI_STATUS_IGNORE);
+      bool ok = rc == MPI_SUCCESS;
+      for (std::int64_t k = 0; ok && k < CountOf(rank_); ++k) {
+        ok = recv[k] == Pattern(rank_ + 2 * start, k);
+      }
+      EXPECT_TRUE(AllRanks(ok)) << a.name << " start " << start << " rank " << rank_ << " rc "
+                                << rc;
+    }
+    EXPECT_EQ(TUW_Request_free(&request), MPI_SUCCESS);
   }
 }
 

@@ -105,6 +105,24 @@ int Binomial_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 int Binomial_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                         MPI_Datatype recvtype, int root, MPI_Comm comm);
+/* The persistent operations with large counts (MPI_Gatherv_init_c's signature); the requests
+ * are TUW_Request as above. */
+int TUW_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       TUW_Request *request);
+int TUW_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        TUW_Request *request);
+int Optimal_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                           TUW_Request *request);
+int Optimal_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+                            const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Info info, TUW_Request *request);
 #else
 #define TUWCOLL_HAVE_LARGE_COUNT 0
 #endif

@@ -49,8 +49,9 @@ int AgreeOnPlan(const CallContext& ctx, int root, std::int64_t own_bytes, int ow
   return rc != MPI_SUCCESS ? rc : static_cast<int>(verdict);
 }
 
-template <typename Args>
-void OwnRootArrays(TUW_Request_s* r, Args* args, const int* counts, const int* displs) {
+// The root's counts and displacements (int, or MPI_Count and MPI_Aint for _c) as Counts.
+template <typename Args, typename C, typename D>
+void OwnRootArrays(TUW_Request_s* r, Args* args, const C* counts, const D* displs) {
   const int n = RootArrayLength(args->comm, args->root);
   if (n > 0 && counts != nullptr) r->counts.assign(counts, counts + n);
   if (n > 0 && displs != nullptr) r->displs.assign(displs, displs + n);
@@ -61,7 +62,8 @@ const Count* DataOrNull(const std::vector<Count>& v) { return v.empty() ? nullpt
 // Which tree a request runs.
 enum class Planner { kTuw, kOptimal };
 
-int InitGather(Planner planner, const GatherArgs& call, const int* recvcounts, const int* displs,
+template <typename C, typename D>
+int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, const D* displs,
                TUW_Request* request) {
   *request = nullptr;
   auto r = std::make_unique<TUW_Request_s>();
@@ -89,7 +91,8 @@ int InitGather(Planner planner, const GatherArgs& call, const int* recvcounts, c
   return MPI_SUCCESS;
 }
 
-int InitScatter(Planner planner, const ScatterArgs& call, const int* sendcounts, const int* displs,
+template <typename C, typename D>
+int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, const D* displs,
                 TUW_Request* request) {
   *request = nullptr;
   auto r = std::make_unique<TUW_Request_s>();
@@ -132,17 +135,19 @@ int Run(const TUW_Request_s& r) {
 namespace tuw::detail {
 namespace {
 
-int GatherInit(Planner planner, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-               void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-               int root, MPI_Comm comm, TUW_Request* request) {
+template <typename C, typename D>
+int GatherInit(Planner planner, const void* sendbuf, Count sendcount, MPI_Datatype sendtype,
+               void* recvbuf, const C* recvcounts, const D* displs, MPI_Datatype recvtype, int root,
+               MPI_Comm comm, TUW_Request* request) {
   if (request == nullptr) return RaiseError(comm, MPI_ERR_ARG);
   const GatherArgs args{sendbuf, sendcount, sendtype, recvbuf, nullptr,
                         nullptr, recvtype,  root,     comm};
   return RaiseError(comm, InitGather(planner, args, recvcounts, displs, request));
 }
 
-int ScatterInit(Planner planner, const void* sendbuf, const int sendcounts[], const int displs[],
-                MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+template <typename C, typename D>
+int ScatterInit(Planner planner, const void* sendbuf, const C* sendcounts, const D* displs,
+                MPI_Datatype sendtype, void* recvbuf, Count recvcount, MPI_Datatype recvtype,
                 int root, MPI_Comm comm, TUW_Request* request) {
   if (request == nullptr) return RaiseError(comm, MPI_ERR_ARG);
   const ScatterArgs args{sendbuf,   nullptr,  nullptr, sendtype, recvbuf,
@@ -185,6 +190,42 @@ extern "C" int Optimal_Scatterv_init(const void* sendbuf, const int sendcounts[]
   return tuw::detail::ScatterInit(tuw::detail::Planner::kOptimal, sendbuf, sendcounts, displs,
                                   sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
+
+#if TUWCOLL_HAVE_LARGE_COUNT
+// MPI-4 large counts: the same requests from MPI_Count counts and MPI_Aint displacements.
+extern "C" int TUW_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void* recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                                  MPI_Comm comm, MPI_Info, TUW_Request* request) {
+  return tuw::detail::GatherInit(tuw::detail::Planner::kTuw, sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcounts, displs, recvtype, root, comm, request);
+}
+
+extern "C" int TUW_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                   const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf,
+                                   MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                                   MPI_Comm comm, MPI_Info, TUW_Request* request) {
+  return tuw::detail::ScatterInit(tuw::detail::Planner::kTuw, sendbuf, sendcounts, displs, sendtype,
+                                  recvbuf, recvcount, recvtype, root, comm, request);
+}
+
+extern "C" int Optimal_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, void* recvbuf,
+                                      const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
+                                      TUW_Request* request) {
+  return tuw::detail::GatherInit(tuw::detail::Planner::kOptimal, sendbuf, sendcount, sendtype,
+                                 recvbuf, recvcounts, displs, recvtype, root, comm, request);
+}
+
+extern "C" int Optimal_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                       const MPI_Aint displs[], MPI_Datatype sendtype,
+                                       void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                                       int root, MPI_Comm comm, MPI_Info, TUW_Request* request) {
+  return tuw::detail::ScatterInit(tuw::detail::Planner::kOptimal, sendbuf, sendcounts, displs,
+                                  sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+#endif
 
 // Starting a null (freed) or an already active request is an error (MPI_ERR_REQUEST).
 extern "C" int TUW_Start(TUW_Request* request) {
