@@ -26,11 +26,14 @@ using GathervC = int (*)(const void*, MPI_Count, MPI_Datatype, void*, const MPI_
 using ScattervC = int (*)(const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*,
                           MPI_Count, MPI_Datatype, int, MPI_Comm);
 
-struct Named {
+// A gather and its scatter under one name (plain or persistent signatures).
+template <typename Gather, typename Scatter>
+struct Pair {
   const char* name;
-  GathervC gatherv;
-  ScattervC scatterv;
+  Gather gatherv;
+  Scatter scatterv;
 };
+using Named = Pair<GathervC, ScattervC>;
 
 // MPI_Gatherv_c itself is in the list: the large test also checks the reference pattern.
 const Named kAlgorithms[] = {
@@ -44,12 +47,7 @@ using GathervInitC = int (*)(const void*, MPI_Count, MPI_Datatype, void*, const 
                              const MPI_Aint[], MPI_Datatype, int, MPI_Comm, MPI_Info, TUW_Request*);
 using ScattervInitC = int (*)(const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*,
                               MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Info, TUW_Request*);
-
-struct NamedInit {
-  const char* name;
-  GathervInitC gatherv;
-  ScattervInitC scatterv;
-};
+using NamedInit = Pair<GathervInitC, ScattervInitC>;
 
 const NamedInit kPersistent[] = {
     {"TUW_Gatherv_init_c/TUW_Scatterv_init_c", TUW_Gatherv_init_c, TUW_Scatterv_init_c},

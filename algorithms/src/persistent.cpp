@@ -158,73 +158,34 @@ int ScatterInit(Planner planner, const void* sendbuf, const C* sendcounts, const
 }  // namespace
 }  // namespace tuw::detail
 
-// No info keys are used.
-extern "C" int TUW_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void* recvbuf, const int recvcounts[], const int displs[],
-                                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
-                                TUW_Request* request) {
-  return tuw::detail::GatherInit(tuw::detail::Planner::kTuw, sendbuf, sendcount, sendtype, recvbuf,
-                                 recvcounts, displs, recvtype, root, comm, request);
-}
+// The entry points, one line per operation and API: MPI's int counts and, where mpi.h has the
+// MPI-4 large-count API, MPI_Count counts with MPI_Aint displacements (_c). No info keys are used.
+#define TUWCOLL_GATHERV_INIT(Name, Tree, CountT, DisplT)                                           \
+  extern "C" int Name(const void* sendbuf, CountT sendcount, MPI_Datatype sendtype, void* recvbuf, \
+                      const CountT recvcounts[], const DisplT displs[], MPI_Datatype recvtype,     \
+                      int root, MPI_Comm comm, MPI_Info, TUW_Request* request) {                   \
+    return tuw::detail::GatherInit(tuw::detail::Planner::Tree, sendbuf, sendcount, sendtype,       \
+                                   recvbuf, recvcounts, displs, recvtype, root, comm, request);    \
+  }
+#define TUWCOLL_SCATTERV_INIT(Name, Tree, CountT, DisplT)                                         \
+  extern "C" int Name(const void* sendbuf, const CountT sendcounts[], const DisplT displs[],      \
+                      MPI_Datatype sendtype, void* recvbuf, CountT recvcount,                     \
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,                   \
+                      TUW_Request* request) {                                                     \
+    return tuw::detail::ScatterInit(tuw::detail::Planner::Tree, sendbuf, sendcounts, displs,      \
+                                    sendtype, recvbuf, recvcount, recvtype, root, comm, request); \
+  }
 
-extern "C" int TUW_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
-                                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
-                                 TUW_Request* request) {
-  return tuw::detail::ScatterInit(tuw::detail::Planner::kTuw, sendbuf, sendcounts, displs, sendtype,
-                                  recvbuf, recvcount, recvtype, root, comm, request);
-}
-
-extern "C" int Optimal_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                    void* recvbuf, const int recvcounts[], const int displs[],
-                                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
-                                    TUW_Request* request) {
-  return tuw::detail::GatherInit(tuw::detail::Planner::kOptimal, sendbuf, sendcount, sendtype,
-                                 recvbuf, recvcounts, displs, recvtype, root, comm, request);
-}
-
-extern "C" int Optimal_Scatterv_init(const void* sendbuf, const int sendcounts[],
-                                     const int displs[], MPI_Datatype sendtype, void* recvbuf,
-                                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                                     MPI_Info, TUW_Request* request) {
-  return tuw::detail::ScatterInit(tuw::detail::Planner::kOptimal, sendbuf, sendcounts, displs,
-                                  sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-}
+TUWCOLL_GATHERV_INIT(TUW_Gatherv_init, kTuw, int, int)
+TUWCOLL_SCATTERV_INIT(TUW_Scatterv_init, kTuw, int, int)
+TUWCOLL_GATHERV_INIT(Optimal_Gatherv_init, kOptimal, int, int)
+TUWCOLL_SCATTERV_INIT(Optimal_Scatterv_init, kOptimal, int, int)
 
 #if TUWCOLL_HAVE_LARGE_COUNT
-// MPI-4 large counts: the same requests from MPI_Count counts and MPI_Aint displacements.
-extern "C" int TUW_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                  void* recvbuf, const MPI_Count recvcounts[],
-                                  const MPI_Aint displs[], MPI_Datatype recvtype, int root,
-                                  MPI_Comm comm, MPI_Info, TUW_Request* request) {
-  return tuw::detail::GatherInit(tuw::detail::Planner::kTuw, sendbuf, sendcount, sendtype, recvbuf,
-                                 recvcounts, displs, recvtype, root, comm, request);
-}
-
-extern "C" int TUW_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                   const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf,
-                                   MPI_Count recvcount, MPI_Datatype recvtype, int root,
-                                   MPI_Comm comm, MPI_Info, TUW_Request* request) {
-  return tuw::detail::ScatterInit(tuw::detail::Planner::kTuw, sendbuf, sendcounts, displs, sendtype,
-                                  recvbuf, recvcount, recvtype, root, comm, request);
-}
-
-extern "C" int Optimal_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount,
-                                      MPI_Datatype sendtype, void* recvbuf,
-                                      const MPI_Count recvcounts[], const MPI_Aint displs[],
-                                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info,
-                                      TUW_Request* request) {
-  return tuw::detail::GatherInit(tuw::detail::Planner::kOptimal, sendbuf, sendcount, sendtype,
-                                 recvbuf, recvcounts, displs, recvtype, root, comm, request);
-}
-
-extern "C" int Optimal_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                       const MPI_Aint displs[], MPI_Datatype sendtype,
-                                       void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                       int root, MPI_Comm comm, MPI_Info, TUW_Request* request) {
-  return tuw::detail::ScatterInit(tuw::detail::Planner::kOptimal, sendbuf, sendcounts, displs,
-                                  sendtype, recvbuf, recvcount, recvtype, root, comm, request);
-}
+TUWCOLL_GATHERV_INIT(TUW_Gatherv_init_c, kTuw, MPI_Count, MPI_Aint)
+TUWCOLL_SCATTERV_INIT(TUW_Scatterv_init_c, kTuw, MPI_Count, MPI_Aint)
+TUWCOLL_GATHERV_INIT(Optimal_Gatherv_init_c, kOptimal, MPI_Count, MPI_Aint)
+TUWCOLL_SCATTERV_INIT(Optimal_Scatterv_init_c, kOptimal, MPI_Count, MPI_Aint)
 #endif
 
 // Starting a null (freed) or an already active request is an error (MPI_ERR_REQUEST).
