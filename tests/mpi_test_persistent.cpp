@@ -245,38 +245,65 @@ TEST_P(Persistent, SeveralRequestsAndReuse) {
   }
 }
 
-TEST(PersistentTuw, Intercommunicator) {
+// Intercommunicators, both directions, a root that is not local rank 0, gather and scatter: the
+// same bytes as MPI_Gatherv / MPI_Scatterv on the intercommunicator at every start.
+TEST_P(Persistent, IntercommunicatorGatherAndScatter) {
+  const InitFunctions& init = GetParam();
   const int p = Size();
   if (p < 2) GTEST_SKIP() << "needs 2 processes";
   const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
   MPI_Comm local, inter;
   MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
   MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? lower : 0, 41, &inter);
-  const int q = p - lower;  // the upper group sends to the root, local rank 0 of the lower one
-  std::vector<int> counts(q), displs(q);
-  for (int i = 0; i < q; ++i) {
-    counts[i] = (i * 5) % 4;
-    displs[i] = 4 * (q - 1 - i);
+  const int group_size[2] = {lower, p - lower};
+  for (int root_group = 0; root_group < 2; ++root_group) {
+    const int q = group_size[1 - root_group];     // the other group's processes send or receive
+    const int root = group_size[root_group] - 1;  // the root group's last local rank
+    std::vector<int> counts(q), displs(q);
+    for (int i = 0; i < q; ++i) {
+      counts[i] = (i * 5 + root_group) % 4;
+      displs[i] = 4 * (q - 1 - i);
+    }
+    const bool in_root_group = group == root_group;
+    const bool is_root = in_root_group && Rank(local) == root;
+    const int root_arg = !in_root_group ? root : (is_root ? MPI_ROOT : MPI_PROC_NULL);
+    const int mine = in_root_group ? 0 : counts[Rank(local)];
+    std::vector<int> send(mine + 1), recv(4 * q + 1, kFill);
+    TUW_Request gather = TUW_REQUEST_NULL, scatter = TUW_REQUEST_NULL;
+    ASSERT_EQ(init.gather(send.data(), mine, MPI_INT, recv.data(), counts.data(), displs.data(),
+                          MPI_INT, root_arg, inter, MPI_INFO_NULL, &gather),
+              MPI_SUCCESS);
+    // The scatter goes the other way: the root's recv array is its send buffer.
+    std::vector<int> block(mine + 1, kFill), root_data(4 * q + 1);
+    ASSERT_EQ(init.scatter(root_data.data(), counts.data(), displs.data(), MPI_INT, block.data(),
+                           mine, MPI_INT, root_arg, inter, MPI_INFO_NULL, &scatter),
+              MPI_SUCCESS);
+    for (int start = 0; start < kStarts; ++start) {
+      for (int k = 0; k < mine; ++k) send[k] = Value(Rank(local), k, start);
+      std::vector<int> reference(recv.size(), kFill);
+      std::fill(recv.begin(), recv.end(), kFill);
+      MPI_Gatherv(send.data(), mine, MPI_INT, reference.data(), counts.data(), displs.data(),
+                  MPI_INT, root_arg, inter);
+      TUW_Start(&gather);
+      int rc = TUW_Wait(&gather, MPI_STATUS_IGNORE);
+      EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS && recv == reference))
+          << init.name << " gather, root group " << root_group << ", start " << start;
+
+      for (std::size_t k = 0; k < root_data.size(); ++k) {
+        root_data[k] = Value(rank, static_cast<int>(k), start);
+      }
+      std::vector<int> expected(block.size(), kFill);
+      std::fill(block.begin(), block.end(), kFill);
+      MPI_Scatterv(root_data.data(), counts.data(), displs.data(), MPI_INT, expected.data(), mine,
+                   MPI_INT, root_arg, inter);
+      TUW_Start(&scatter);
+      rc = TUW_Wait(&scatter, MPI_STATUS_IGNORE);
+      EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS && block == expected))
+          << init.name << " scatter, root group " << root_group << ", start " << start;
+    }
+    EXPECT_EQ(TUW_Request_free(&gather), MPI_SUCCESS);
+    EXPECT_EQ(TUW_Request_free(&scatter), MPI_SUCCESS);
   }
-  const bool is_root = group == 0 && Rank(local) == 0;
-  const int root_arg = group == 1 ? 0 : (is_root ? MPI_ROOT : MPI_PROC_NULL);
-  const int mine = group == 1 ? counts[Rank(local)] : 0;
-  std::vector<int> send(mine + 1), recv(4 * q + 1, kFill);
-  TUW_Request request = TUW_REQUEST_NULL;
-  ASSERT_EQ(TUW_Gatherv_init(send.data(), mine, MPI_INT, recv.data(), counts.data(), displs.data(),
-                             MPI_INT, root_arg, inter, MPI_INFO_NULL, &request),
-            MPI_SUCCESS);
-  for (int start = 0; start < kStarts; ++start) {
-    for (int k = 0; k < mine; ++k) send[k] = Value(Rank(local), k, start);
-    std::vector<int> reference(recv.size(), kFill);
-    std::fill(recv.begin(), recv.end(), kFill);
-    MPI_Gatherv(send.data(), mine, MPI_INT, reference.data(), counts.data(), displs.data(), MPI_INT,
-                root_arg, inter);
-    TUW_Start(&request);
-    const int rc = TUW_Wait(&request, MPI_STATUS_IGNORE);
-    EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS && recv == reference)) << "start " << start;
-  }
-  TUW_Request_free(&request);
   MPI_Comm_free(&inter);
   MPI_Comm_free(&local);
 }
@@ -327,31 +354,6 @@ TEST_P(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
                    root, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
   EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_COUNT && request == TUW_REQUEST_NULL))
       << "rank " << rank << " rc " << rc;
-}
-
-// Optimal_*_init runs on intracommunicators only: MPI_ERR_COMM on every process of both groups.
-TEST_F(ErrorsReturned, OptimalIntercommunicatorRefused) {
-  const int p = Size();
-  if (p < 2) GTEST_SKIP() << "needs 2 processes";
-  const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
-  MPI_Comm local, inter;
-  MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
-  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? lower : 0, 42, &inter);
-  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-  const int q = p - lower;
-  std::vector<int> counts(q, 1), displs(q), send(1), recv(q + 1);
-  for (int i = 0; i < q; ++i) displs[i] = i;
-  const bool is_root = group == 0 && Rank(local) == 0;
-  const int root_arg = group == 1 ? 0 : (is_root ? MPI_ROOT : MPI_PROC_NULL);
-  TUW_Request request = TUW_REQUEST_NULL;
-  int rc = Optimal_Gatherv_init(send.data(), group, MPI_INT, recv.data(), counts.data(),
-                                displs.data(), MPI_INT, root_arg, inter, MPI_INFO_NULL, &request);
-  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_COMM && request == TUW_REQUEST_NULL));
-  rc = Optimal_Scatterv_init(recv.data(), counts.data(), displs.data(), MPI_INT, send.data(), group,
-                             MPI_INT, root_arg, inter, MPI_INFO_NULL, &request);
-  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_COMM && request == TUW_REQUEST_NULL));
-  MPI_Comm_free(&inter);
-  MPI_Comm_free(&local);
 }
 
 TEST_P(PersistentErrors, StartFreedOrActiveAndFreeActive) {

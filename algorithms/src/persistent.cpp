@@ -7,7 +7,9 @@
 // must be completed in the same order on every process, as blocking collectives are.
 // On an intercommunicator the request stores the arguments and every wait runs TUW_*v whole.
 // Optimal_*_init (optimal_plan.cpp) makes the same request with another planner: the tree is
-// the cost model's optimal one for the root instead of Lemma 3's.
+// the cost model's optimal one for the root instead of Lemma 3's. On an intercommunicator it
+// makes TUW's request (the optimal tree of the non-root group is not computed), so that a
+// program whose MPI_Gatherv_init runs on an intercommunicator can call it unchanged.
 #include <memory>
 
 #include "internal.hpp"
@@ -74,7 +76,6 @@ int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, con
   args.recvcounts = DataOrNull(r->counts);
   args.displs = DataOrNull(r->displs);
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
-    if (planner == Planner::kOptimal) return MPI_ERR_COMM;
     r->inter = true;
     r->gather.args = args;
     *request = r.release();
@@ -103,7 +104,6 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
   args.sendcounts = DataOrNull(r->counts);
   args.displs = DataOrNull(r->displs);
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
-    if (planner == Planner::kOptimal) return MPI_ERR_COMM;
     r->inter = true;
     r->scatter.args = args;
     *request = r.release();
