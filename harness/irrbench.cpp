@@ -191,7 +191,8 @@ int Main(int argc, char** argv) {
 
   // Rank 0 owns the file: opens or resumes it and tells everyone the verdict.
   int nodes = 0, per_node = 0;
-  NodeLayout(comm, &nodes, &per_node);
+  std::vector<int> node_starts;
+  NodeLayout(comm, &nodes, &per_node, &node_starts);
   const std::string library = LibraryVersion();
   const std::map<std::string, std::string> method = {
       {"library", library},
@@ -235,8 +236,11 @@ int Main(int argc, char** argv) {
     std::vector<std::pair<std::string, std::string>> meta = {{"tool", "irrbench"},
                                                              {"format_version", "1"}};
     meta.insert(meta.end(), method.begin(), method.end());
+    std::string starts = node_starts.empty() ? "non-contiguous" : "";
+    for (int first : node_starts) starts += (starts.empty() ? "" : " ") + std::to_string(first);
     meta.insert(meta.end(), {{"nodes", std::to_string(nodes)},
-                             {"processes_per_node", std::to_string(per_node)}});
+                             {"processes_per_node", std::to_string(per_node)},
+                             {"node_starts", starts}});
     if (!mismatch.empty()) meta.emplace_back("warning", mismatch);
     if (!interposer.empty()) meta.emplace_back("interposer", interposer);
     meta.insert(meta.end(), {{"element_bytes", std::to_string(sizeof(int))},  // MPI_INT blocks

@@ -32,7 +32,7 @@ std::string ProcessorName() {
   return std::string(name, strnlen(name, sizeof name));
 }
 
-void NodeLayout(MPI_Comm comm, int* nodes, int* per_node) {
+void NodeLayout(MPI_Comm comm, int* nodes, int* per_node, std::vector<int>* node_starts) {
   int p = 0, rank = 0;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &rank);
@@ -42,12 +42,20 @@ void NodeLayout(MPI_Comm comm, int* nodes, int* per_node) {
   MPI_Gather(name.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
              MPI_CHAR, 0, comm);
   *nodes = *per_node = 0;
+  node_starts->clear();
   if (rank != 0) return;
   std::map<std::string, int> count;
-  for (int i = 0; i < p; ++i)
-    count[std::string(&all[static_cast<std::size_t>(i) * MPI_MAX_PROCESSOR_NAME])]++;
+  std::string previous;
+  for (int i = 0; i < p; ++i) {
+    const std::string host(&all[static_cast<std::size_t>(i) * MPI_MAX_PROCESSOR_NAME]);
+    if (i == 0 || host != previous) node_starts->push_back(i);
+    previous = host;
+    count[host]++;
+  }
   *nodes = static_cast<int>(count.size());
   for (const auto& [host, n] : count) *per_node = std::max(*per_node, n);
+  // A host seen again after another one: some node is not one contiguous range.
+  if (node_starts->size() != count.size()) node_starts->clear();
 }
 
 std::string LibraryMismatch(const std::string& library) {

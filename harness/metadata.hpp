@@ -15,7 +15,10 @@ std::string LibraryVersion();
 // This process's MPI processor name.
 std::string ProcessorName();
 // Nodes and processes per node, from the processor names of all ranks (valid at rank 0).
-void NodeLayout(MPI_Comm comm, int* nodes, int* per_node);
+// *node_starts: each node's lowest rank, in rank order, where every node is one contiguous rank
+// range (as Optimal_*_init's node-aware tree needs, and irrmodel reproduces from raw.csv's
+// node_starts); empty otherwise. All three at rank 0 only.
+void NodeLayout(MPI_Comm comm, int* nodes, int* per_node, std::vector<int>* node_starts);
 
 // A sweep (slurm/sweep) names the library its settings are for in IRRBENCH_EXPECT_LIBRARY
 // (intel, openmpi, mpich). Returns a warning when this binary runs on another library - the

@@ -178,6 +178,54 @@ TEST(PersistentOptimal, CostParametersAndDpChoice) {
   unsetenv("TUWCOLL_OPTIMAL_DP");
 }
 
+// Optimal_*_init's node-aware tree (algorithms/tree/node_tree.hpp) forced on pretended nodes
+// of 1, 2 and 3 consecutive ranks, in place, on the processes' own nodes (MPI_COMM_TYPE_SHARED)
+// and on a sub-communicator; then settings that are not valid: MPI_ERR_ARG on every process.
+TEST(PersistentOptimal, NodeTree) {
+  setenv("TUWCOLL_NODE_TREE", "always", 1);
+  for (const char* per_node : {"1", "2", "3"}) {
+    setenv("TUWCOLL_RANKS_PER_NODE", per_node, 1);
+    CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, false);
+    CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, false);
+  }
+  CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, true);
+  CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, true);
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, Rank() % 2, -Rank(), &half);
+  CheckGathers(kOptimalInit, half, 1, false);
+  CheckScatters(kOptimalInit, half, 1, false);
+  MPI_Comm_free(&half);
+  unsetenv("TUWCOLL_RANKS_PER_NODE");
+  CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, false);
+  CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, false);
+
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int p = Size();
+  std::vector<int> counts(p, 1), displs(p);
+  for (int i = 0; i < p; ++i) displs[i] = i;
+  std::vector<int> send(1, Rank()), recv(p, kFill);
+  const std::vector<std::pair<const char*, const char*>> bad = {
+      {"TUWCOLL_NODE_TREE", "sometimes"},
+      {"TUWCOLL_RANKS_PER_NODE", "0"},
+      {"TUWCOLL_RANKS_PER_NODE", "2x"},
+      {"TUWCOLL_RANKS_PER_NODE", "99999999999"}};
+  for (const auto& [name, value] : bad) {
+    setenv(name, value, 1);
+    TUW_Request request = TUW_REQUEST_NULL;
+    const int rc =
+        Optimal_Scatterv_init(recv.data(), counts.data(), displs.data(), MPI_INT, send.data(), 1,
+                              MPI_INT, p - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+    int error_class = rc;
+    MPI_Error_class(rc, &error_class);
+    EXPECT_TRUE(AllRanks(error_class == MPI_ERR_ARG && request == TUW_REQUEST_NULL))
+        << name << "=" << value;
+    unsetenv(name);
+    setenv("TUWCOLL_NODE_TREE", "always", 1);
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  unsetenv("TUWCOLL_NODE_TREE");
+}
+
 // Ints sent, pairs of ints received: one signature, two datatypes.
 TEST_P(Persistent, DifferentDatatypesOneSignature) {
   const int p = Size(), rank = Rank(), root = p - 1;

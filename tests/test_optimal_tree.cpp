@@ -1,12 +1,15 @@
 // The optimal tree as the library executes it (algorithms/tree): ToNodeViews on hand-built
 // trees, its refusals, and the windowed DP (what Optimal_*_init runs above
-// TUWCOLL_OPTIMAL_EXACT_P processes) against the exact DP on the paper's distributions.
+// TUWCOLL_OPTIMAL_EXACT_P processes) against the exact DP on the paper's distributions; the
+// node-aware tree (node_tree.hpp) on hand-built and paper-sized node layouts.
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <stdexcept>
 
 #include "cost_model.hpp"
 #include "distributions.hpp"
+#include "node_tree.hpp"
 #include "optimal_tree.hpp"
 
 namespace {
@@ -148,6 +151,98 @@ TEST(OptimalInitTree, AdaptiveUnlessTheModelSeesAClearGain) {
       EXPECT_LE(executed.time, adaptive) << name << " b=" << b;
     }
   }
+}
+
+TEST(NodeTree, Layouts) {
+  EXPECT_EQ(tuw::tree::BlockPlacement(7, 3), (std::vector<int>{0, 0, 0, 3, 3, 3, 6}));
+  EXPECT_TRUE(tuw::tree::ContiguousNodes({0, 0, 0, 3, 3, 3, 6}));
+  EXPECT_TRUE(tuw::tree::ContiguousNodes({0, 1, 2}));
+  EXPECT_FALSE(tuw::tree::ContiguousNodes({0, 0, 2, 0}));  // node 0 again after node 2
+  EXPECT_FALSE(tuw::tree::ContiguousNodes({1, 1}));        // rank 0's node starts at 1
+  EXPECT_EQ(tuw::tree::CountNodes({0, 0, 0, 3, 3, 3, 6}), 3);
+}
+
+// Nodes {0, 1, 2} and {3, 4, 5}, root 4. Node 0's leader is rank 1 (the largest block, 9 B);
+// node 1's is the root. Every other rank sends to its leader; one message crosses nodes.
+TEST(NodeTree, HandBuilt) {
+  const std::vector<std::int64_t> blocks{1, 9, 2, 4, 4, 1};
+  const std::vector<int> node_first{0, 0, 0, 3, 3, 3};
+  const tuw::tree::CostParams c{10, 0.5, 0.25};
+  const auto node = tuw::tree::BuildNodeTree(blocks, node_first, c, 4, tuw::tree::DpMethod::kFast);
+  EXPECT_EQ(node.node_bytes, (std::vector<std::int64_t>{12, 9}));
+  const auto tree = tuw::tree::ToNodeViews(node.tree, blocks);
+  const std::vector<int> parent{1, 4, 1, 4, -1, 4};
+  for (int v = 0; v < 6; ++v) EXPECT_EQ(tree.nodes[v].parent, parent[v]) << "rank " << v;
+  EXPECT_EQ(tree.nodes[1].lo, 0);
+  EXPECT_EQ(tree.nodes[1].hi, 2);
+  EXPECT_EQ(tree.nodes[1].bytes, 12);
+  // The model time: the root's node copied (0.25 * 9) and node 0's 12 B received (10 + 6).
+  EXPECT_DOUBLE_EQ(node.time, 2.25 + 16);
+  EXPECT_DOUBLE_EQ(node.time, irr::model::GatherTime(node.node_tree, node.node_bytes, c));
+  // Equal blocks: the lowest rank leads.
+  const auto equal =
+      tuw::tree::BuildNodeTree({2, 2, 2, 2, 2, 2}, node_first, c, 5, tuw::tree::DpMethod::kFast);
+  EXPECT_EQ(tuw::tree::ToNodeViews(equal.tree, {2, 2, 2, 2, 2, 2}).nodes[0].parent, 5);
+  EXPECT_THROW(
+      tuw::tree::BuildNodeTree(blocks, {0, 0, 2, 0, 0, 0}, c, 4, tuw::tree::DpMethod::kFast),
+      std::invalid_argument);
+}
+
+// The paper's p = 560 on 35 nodes of 16: a valid ordered tree, every non-leader's parent on its
+// own node, leaders' parents leaders, so exactly 34 messages cross nodes; the node-level time is
+// the DP's optimum over the nodes' sums.
+TEST(NodeTree, PaperSizedLayout) {
+  const tuw::tree::CostParams c{2.64, 3.7e-4, 0};
+  const int p = 560, root = 280;
+  const std::vector<int> node_first = tuw::tree::BlockPlacement(p, 16);
+  irr::dist::Params params;
+  params.b = 1000;
+  for (const std::string& name : irr::dist::PaperNames()) {
+    auto blocks = irr::dist::Generate(name, p, params);
+    for (auto& x : blocks) x *= 4;
+    const auto node =
+        tuw::tree::BuildNodeTree(blocks, node_first, c, root, tuw::tree::DpMethod::kFast);
+    const auto tree = tuw::tree::ToNodeViews(node.tree, blocks);
+    int crossing = 0;
+    for (int v = 0; v < p; ++v) {
+      if (v == root) continue;
+      const int parent = tree.nodes[v].parent;
+      crossing += node_first[parent] != node_first[v];
+    }
+    EXPECT_EQ(crossing, 34) << name;
+    EXPECT_DOUBLE_EQ(node.time, tuw::tree::OptimalCost(node.node_bytes, c, root / 16).time) << name;
+    EXPECT_EQ(tree.nodes[root].bytes,
+              std::accumulate(blocks.begin(), blocks.end(), std::int64_t{0}));
+  }
+}
+
+// The rule: several nodes with several ranks, contiguous, and beta * total / nodes >= alpha.
+TEST(NodeTree, WhenOptimalInitRunsIt) {
+  const tuw::tree::CostParams c{10, 0.5, 0};
+  const std::vector<std::int64_t> large(8, 40), small(8, 4);  // 0.5 * 320 / 2 = 80; 8 us
+  const auto two_nodes = tuw::tree::BlockPlacement(8, 4);
+  EXPECT_TRUE(tuw::tree::PreferNodeTree(large, two_nodes, c));
+  EXPECT_FALSE(tuw::tree::PreferNodeTree(small, two_nodes, c));
+  EXPECT_FALSE(tuw::tree::PreferNodeTree(large, tuw::tree::BlockPlacement(8, 8), c));
+  EXPECT_FALSE(tuw::tree::PreferNodeTree(large, tuw::tree::BlockPlacement(8, 1), c));
+  EXPECT_FALSE(tuw::tree::PreferNodeTree(large, {0, 0, 2, 2, 0, 0, 6, 6}, c));
+  EXPECT_FALSE(tuw::tree::PreferNodeTree(large, {}, c));
+
+  const auto executed =
+      tuw::tree::OptimalInitTree(large, c, 5, tuw::tree::DpMethod::kFast, two_nodes);
+  EXPECT_TRUE(executed.nodes);
+  const auto node = tuw::tree::BuildNodeTree(large, two_nodes, c, 5, tuw::tree::DpMethod::kFast);
+  EXPECT_EQ(executed.tree.steps, node.tree.steps);
+  EXPECT_DOUBLE_EQ(executed.time, node.time);
+  EXPECT_DOUBLE_EQ(executed.scatter_time,
+                   irr::model::ScatterTime(node.node_tree, node.node_bytes, c));
+  // Small blocks: the one-level rule, as without nodes.
+  const auto one_level = tuw::tree::OptimalInitTree(small, c, 5, tuw::tree::DpMethod::kFast);
+  const auto with_nodes =
+      tuw::tree::OptimalInitTree(small, c, 5, tuw::tree::DpMethod::kFast, two_nodes);
+  EXPECT_FALSE(with_nodes.nodes);
+  EXPECT_EQ(with_nodes.tree.steps, one_level.tree.steps);
+  EXPECT_DOUBLE_EQ(with_nodes.scatter_time, irr::model::ScatterTime(one_level.tree, small, c));
 }
 
 }  // namespace

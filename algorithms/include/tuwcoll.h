@@ -68,9 +68,12 @@ int TUW_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
  * tree. The cost parameters come from the fit file named by TUWCOLL_MODEL_FIT (irrfit's fit.txt)
  * or, without it, from a ping-pong between the root and one neighbour at init. The DP is exact
  * up to 256 processes and windowed above (within 2 % of the optimum on the paper's
- * distributions; TUWCOLL_OPTIMAL_DP=exact|windowed|auto overrides; see README). Same semantics,
- * errors and TUW_Start/TUW_Wait/TUW_Request_free as TUW_*_init. On an intercommunicator no
- * optimal tree is computed: each wait runs TUW_Gatherv / TUW_Scatterv whole, as TUW_*_init does. */
+ * distributions; TUWCOLL_OPTIMAL_DP=exact|windowed|auto overrides; see README). On several
+ * multi-core nodes with large enough blocks the tree is node-aware: each node gathers to one
+ * leader, the leaders form the optimal tree over the nodes (TUWCOLL_NODE_TREE=auto|always|never,
+ * TUWCOLL_RANKS_PER_NODE; see README). Same semantics, errors and
+ * TUW_Start/TUW_Wait/TUW_Request_free as TUW_*_init. On an intercommunicator no optimal tree is
+ * computed: each wait runs TUW_Gatherv / TUW_Scatterv whole, as TUW_*_init does. */
 int Optimal_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                          int root, MPI_Comm comm, MPI_Info info, TUW_Request *request);

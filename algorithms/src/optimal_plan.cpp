@@ -6,9 +6,14 @@
 //
 // Cost parameters (microseconds, per byte): the fit file named by TUWCOLL_MODEL_FIT (irrfit's
 // fit.txt), else a ping-pong of the root with one neighbour (8 B and 64 KiB messages) and a
-// timed local copy. The root decides and tells the others in the first broadcast, so a
-// variable set on some processes only cannot leave a neighbour waiting.
+// timed local copy. The processes' nodes (for the node-aware tree, tree/node_tree.hpp):
+// MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), or TUWCOLL_RANKS_PER_NODE consecutive ranks per
+// node; TUWCOLL_NODE_TREE=auto|always|never chooses. The root reads the variables and tells the
+// others in the first broadcast, so a variable set on some processes only cannot leave a
+// neighbour waiting.
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../tree/node_tree.hpp"
 #include "../tree/optimal_tree.hpp"
 #include "fit_file.hpp"
 #include "internal.hpp"
@@ -58,12 +64,66 @@ int PingPong(MPI_Comm comm, int partner, bool initiator, std::vector<char>& buff
   return MPI_SUCCESS;
 }
 
+// The index of environment variable `name`'s value in `choices`, 0 (the default) where it is
+// unset or empty; -1, with a message naming the value and the valid ones, for anything else.
+int EnvChoice(const char* name, const std::vector<std::string>& choices) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return 0;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (choices[i] == value) return static_cast<int>(i);
+  }
+  std::string valid;
+  for (const std::string& c : choices) valid += (valid.empty() ? "" : ", ") + c;
+  std::fprintf(stderr, "libtuwcoll: Optimal_*_init: %s=%s is not one of %s\n", name, value,
+               valid.c_str());
+  return -1;
+}
+
+// Whether Optimal_*_init runs the node-aware tree: where tree::PreferNodeTree says so, always
+// (where the nodes are contiguous rank ranges), or never.
+enum class NodeTreeMode : std::int64_t { kAuto, kAlways, kNever };  // EnvChoice's order
+
+// What the root decides at init and every process learns: the cost parameters (at the root
+// only) and how the nodes are found.
+struct PlanSettings {
+  tree::CostParams cost;
+  NodeTreeMode node_tree = NodeTreeMode::kAuto;
+  std::int64_t ranks_per_node = 0;  // 0: ask MPI (MPI_COMM_TYPE_SHARED)
+};
+
+// TUWCOLL_NODE_TREE and TUWCOLL_RANKS_PER_NODE at the root. False, with a message naming the
+// value and the valid ones, for anything else.
+bool ReadNodeSettings(PlanSettings* settings) {
+  const int mode = EnvChoice("TUWCOLL_NODE_TREE", {"auto", "always", "never"});
+  if (mode < 0) return false;
+  settings->node_tree = static_cast<NodeTreeMode>(mode);
+  const char* per_node = std::getenv("TUWCOLL_RANKS_PER_NODE");
+  if (per_node == nullptr || *per_node == '\0') return true;
+  char* end = nullptr;
+  errno = 0;
+  const long long k = std::strtoll(per_node, &end, 10);
+  if (errno != 0 || *end != '\0' || k < 1 || k > kMaxInt) {
+    std::fprintf(stderr,
+                 "libtuwcoll: Optimal_*_init: TUWCOLL_RANKS_PER_NODE=%s is not a whole number "
+                 "from 1 to %d\n",
+                 per_node, INT_MAX);
+    return false;
+  }
+  settings->ranks_per_node = k;
+  return true;
+}
+
 // The root's cost parameters: from TUWCOLL_MODEL_FIT, or measured with the partner (who calls
-// this too, with root = false). Returns an MPI error code.
-int CostParameters(const CallContext& ctx, int root, tree::CostParams* cost) {
+// this too, with root = false); the node settings on every process. Returns an MPI error code.
+int ReadPlanSettings(const CallContext& ctx, int root, PlanSettings* settings) {
+  tree::CostParams* cost = &settings->cost;
   const bool is_root = ctx.rank == root;
-  std::int64_t source[2] = {0, MPI_SUCCESS};  // {measure?, error reading the fit file}
+  // {measure?, error reading the variables, node tree mode, ranks per node}
+  std::int64_t source[4] = {0, MPI_SUCCESS, 0, 0};
   if (is_root) {
+    if (!ReadNodeSettings(settings)) source[1] = MPI_ERR_ARG;
+    source[2] = static_cast<std::int64_t>(settings->node_tree);
+    source[3] = settings->ranks_per_node;
     const char* path = std::getenv("TUWCOLL_MODEL_FIT");
     if (path != nullptr && *path != '\0') {
       irr::formats::Fit fit;
@@ -79,9 +139,11 @@ int CostParameters(const CallContext& ctx, int root, tree::CostParams* cost) {
       source[0] = ctx.size > 1 ? 1 : 0;
     }
   }
-  int rc = PlanBcast(ctx, root, source, 2);
+  int rc = PlanBcast(ctx, root, source, 4);
   if (rc != MPI_SUCCESS) return rc;
   if (source[1] != MPI_SUCCESS) return static_cast<int>(source[1]);
+  settings->node_tree = static_cast<NodeTreeMode>(source[2]);
+  settings->ranks_per_node = source[3];
   if (source[0] == 0) return MPI_SUCCESS;
   const int partner = ProbePartner(root, ctx.size);
   if (!is_root && ctx.rank != partner) return MPI_SUCCESS;
@@ -107,25 +169,69 @@ int CostParameters(const CallContext& ctx, int root, tree::CostParams* cost) {
   return MPI_SUCCESS;
 }
 
-// TUWCOLL_OPTIMAL_DP (exact, windowed, or auto: the rule irrmodel predicts with). False, with a
-// message naming the value and the valid ones, for anything else.
+// TUWCOLL_OPTIMAL_DP (auto: the rule irrmodel predicts with, exact, or windowed). False, with
+// EnvChoice's message, for anything else.
 bool ChooseDp(int p, tree::DpMethod* method) {
-  const char* choice = std::getenv("TUWCOLL_OPTIMAL_DP");
-  const std::string value = choice != nullptr && *choice != '\0' ? choice : "auto";
-  if (value == "exact") {
-    *method = tree::DpMethod::kFast;
-  } else if (value == "windowed") {
-    *method = tree::DpMethod::kWindowed;
-  } else if (value == "auto") {
-    *method = tree::ExecutedDpMethod(p);
-  } else {
-    std::fprintf(stderr,
-                 "libtuwcoll: Optimal_*_init: TUWCOLL_OPTIMAL_DP=%s is not one of exact, "
-                 "windowed, auto\n",
-                 value.c_str());
-    return false;
+  switch (EnvChoice("TUWCOLL_OPTIMAL_DP", {"auto", "exact", "windowed"})) {
+    case 0:
+      *method = tree::ExecutedDpMethod(p);
+      return true;
+    case 1:
+      *method = tree::DpMethod::kFast;
+      return true;
+    case 2:
+      *method = tree::DpMethod::kWindowed;
+      return true;
+    default:
+      return false;
   }
-  return true;
+}
+
+// The lowest rank on this process's node, at the root for every rank (*node_first; empty where
+// the node tree is never run). Collective.
+int GatherNodes(const CallContext& ctx, int root, const PlanSettings& settings,
+                std::vector<int>* node_first) {
+  node_first->clear();
+  if (settings.node_tree == NodeTreeMode::kNever) return MPI_SUCCESS;
+  std::int64_t mine = ctx.rank - ctx.rank % std::max<std::int64_t>(settings.ranks_per_node, 1);
+  if (settings.ranks_per_node == 0) {
+    MPI_Comm node = MPI_COMM_NULL;
+    int rc =
+        MPI_Comm_split_type(ctx.private_comm, MPI_COMM_TYPE_SHARED, ctx.rank, MPI_INFO_NULL, &node);
+    if (rc != MPI_SUCCESS) return rc;
+    MPI_Group node_group, group;
+    MPI_Comm_group(node, &node_group);
+    MPI_Comm_group(ctx.private_comm, &group);
+    const int node_rank_zero = 0;
+    int lowest = ctx.rank;
+    rc = MPI_Group_translate_ranks(node_group, 1, &node_rank_zero, group, &lowest);
+    MPI_Group_free(&node_group);
+    MPI_Group_free(&group);
+    MPI_Comm_free(&node);
+    if (rc != MPI_SUCCESS) return rc;
+    mine = lowest;
+  }
+  std::vector<std::int64_t> all;
+  const int rc = PlanGather(ctx, root, &mine, 1, &all);
+  if (rc == MPI_SUCCESS && ctx.rank == root) node_first->assign(all.begin(), all.end());
+  return rc;
+}
+
+// The tree Optimal_*_init runs (at the root).
+tree::ExecutedTree ChooseTree(const std::vector<std::int64_t>& block_bytes,
+                              const PlanSettings& settings, const std::vector<int>& node_first,
+                              int root, tree::DpMethod method) {
+  if (settings.node_tree == NodeTreeMode::kAlways && tree::ContiguousNodes(node_first)) {
+    const tree::NodeTree node =
+        tree::BuildNodeTree(block_bytes, node_first, settings.cost, root,
+                            tree::ExecutedDpMethod(tree::CountNodes(node_first)));
+    tree::ExecutedTree executed;
+    executed.tree = node.tree;
+    executed.time = node.time;
+    executed.nodes = true;
+    return executed;
+  }
+  return tree::OptimalInitTree(block_bytes, settings.cost, root, method, node_first);
 }
 
 // The tree as every process gets it: the root's block sizes (bytes), each rank's parent (-1 at
@@ -175,8 +281,10 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
   *node_error = MPI_SUCCESS;
   *view = tree::NodeView{};
   view->rank = ctx.rank;
-  tree::CostParams cost;
-  int rc = CostParameters(ctx, root, &cost);
+  PlanSettings settings;
+  int rc = ReadPlanSettings(ctx, root, &settings);
+  std::vector<int> node_first;
+  if (rc == MPI_SUCCESS) rc = GatherNodes(ctx, root, settings, &node_first);
   if (rc != MPI_SUCCESS) {
     *tree_error = rc;
     root_ok = false;  // no tree: everybody still takes part in the broadcast below
@@ -190,7 +298,8 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
     if (!ChooseDp(p, &method)) *tree_error = MPI_ERR_ARG;
     if (*tree_error == MPI_SUCCESS) {
       try {
-        const tree::ExecutedTree executed = tree::OptimalInitTree(block_bytes, cost, root, method);
+        const tree::ExecutedTree executed =
+            ChooseTree(block_bytes, settings, node_first, root, method);
         const std::vector<std::int64_t> encoded =
             EncodeTree(tree::ToNodeViews(executed.tree, block_bytes), block_bytes);
         std::copy(encoded.begin(), encoded.end(), words.begin() + 1);

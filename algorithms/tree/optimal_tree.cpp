@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "dp_problem.hpp"
+#include "node_tree.hpp"
 
 namespace tuw::tree {
 namespace {
@@ -421,8 +422,18 @@ SequencedTree OptimalDp::Tree(int root) const {
 }
 
 ExecutedTree OptimalInitTree(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
-                             DpMethod method) {
+                             DpMethod method, const std::vector<int>& node_first) {
   ExecutedTree executed;
+  if (PreferNodeTree(blocks, node_first, c)) {
+    // The DP over the nodes: exact up to kExactDpMaxP nodes, whatever `method` is for p ranks.
+    NodeTree node =
+        BuildNodeTree(blocks, node_first, c, root, ExecutedDpMethod(CountNodes(node_first)));
+    executed.tree = std::move(node.tree);
+    executed.time = node.time;
+    executed.scatter_time = ScatterTime(node.node_tree, node.node_bytes, c);
+    executed.nodes = true;
+    return executed;
+  }
   const double optimal = OptimalCost(blocks, c, root, method, &executed.tree).time;
   SequencedTree adaptive = FromHypercube(BuildTree(TreeKind::kAdaptive, blocks, root));
   const double adaptive_time = GatherTime(adaptive, blocks, c);
@@ -433,6 +444,7 @@ ExecutedTree OptimalInitTree(const std::vector<std::int64_t>& blocks, const Cost
     executed.tree = std::move(adaptive);
     executed.time = adaptive_time;
   }
+  executed.scatter_time = ScatterTime(executed.tree, blocks, c);
   return executed;
 }
 

@@ -55,13 +55,18 @@ inline DpMethod ExecutedDpMethod(int p) {
 // simulation, optimal trees the model ranked within 2 % of the adaptive one ran up to 1.34x
 // slower than it.
 constexpr double kOptimalMinGain = 0.05;
+// On several multi-core nodes with large enough blocks (PreferNodeTree, node_tree.hpp) it is the
+// node-aware tree instead, whose model times count messages inside a node as free.
 struct ExecutedTree {
   SequencedTree tree;
-  double time = 0;       // its model time (gather)
-  bool optimal = false;  // the DP's tree (else the adaptive one)
+  double time = 0;          // its model time (gather)
+  double scatter_time = 0;  // its model time as a scatter tree
+  bool optimal = false;     // the DP's tree (else the adaptive one)
+  bool nodes = false;       // the node-aware tree (node_tree.hpp)
 };
+// node_first: each rank's node as node_tree.hpp describes it; empty where nodes are not known.
 ExecutedTree OptimalInitTree(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
-                             DpMethod method);
+                             DpMethod method, const std::vector<int>& node_first = {});
 
 // Bytes the DP tables need for p processors (both methods use about the same).
 std::uint64_t DpBytes(int p);

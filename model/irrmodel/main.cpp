@@ -69,7 +69,8 @@ const char* kFooter =
     "  TUW call's model adds ceil(log2 p) construction rounds of alpha + 32 beta).\n"
     "  Optimal_*_init: the model of the tree it executes (the exact DP up to p = 256, the\n"
     "  windowed one above, as the library; tree optimal-adaptive where the root ran TUW's\n"
-    "  adaptive tree because the model saw less than 5 % gain).\n\n"
+    "  adaptive tree because the model saw less than 5 % gain; optimal-nodes where it ran the\n"
+    "  node-aware tree, from the raw file's node_starts, with messages inside a node free).\n\n"
     "Exit status: 0 success, 2 bad arguments or input.";
 
 int Fail(const std::string& message) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 #include "distributions.hpp"
@@ -99,6 +100,19 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
     *error = "--from-results: element_bytes=" + meta["element_bytes"] + " is not a size >= 1";
     return false;
   }
+  // The run's nodes as Optimal_*_init saw them (irrbench's node_starts): rank i's node starts at
+  // the last start <= i. Absent (older files) or non-contiguous: no node-aware tree.
+  std::vector<int> node_starts;
+  if (meta.count("node_starts") && meta["node_starts"] != "non-contiguous") {
+    std::istringstream in(meta["node_starts"]);
+    for (long long first; in >> first;) node_starts.push_back(static_cast<int>(first));
+    if (node_starts.empty() || node_starts.front() != 0 || !in.eof() ||
+        !std::is_sorted(node_starts.begin(), node_starts.end())) {
+      *error = "--from-results: node_starts='" + meta["node_starts"] +
+               "' is not a rising list of ranks from 0";
+      return false;
+    }
+  }
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
   for (const auto& mc : file.cases) {
@@ -158,10 +172,17 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
                    : row.tree == "linear"    ? row.linear_us
                                              : kNaN;
     if (row.tree == "optimal") {  // the tree Optimal_*_init executes, by the library's rule
-      const tuw::tree::ExecutedTree executed =
-          tuw::tree::OptimalInitTree(blocks, c, mc.root, tuw::tree::ExecutedDpMethod(mc.p));
-      row.model_us = scatter ? ScatterTime(executed.tree, blocks, c) : executed.time;
-      row.tree = executed.optimal ? "optimal" : "optimal-adaptive";
+      std::vector<int> node_first;
+      for (std::size_t k = 0; k < node_starts.size() && node_starts[k] < mc.p; ++k) {
+        const int end = k + 1 < node_starts.size() ? std::min(node_starts[k + 1], mc.p) : mc.p;
+        node_first.resize(end, node_starts[k]);
+      }
+      const tuw::tree::ExecutedTree executed = tuw::tree::OptimalInitTree(
+          blocks, c, mc.root, tuw::tree::ExecutedDpMethod(mc.p), node_first);
+      row.model_us = scatter ? executed.scatter_time : executed.time;
+      row.tree = executed.nodes     ? "optimal-nodes"
+                 : executed.optimal ? "optimal"
+                                    : "optimal-adaptive";
     }
     row.construction_us = tuw::tree::CeilLog2(mc.p) * c.Comm(32);
     // Gather and scatter trees cost the same (Traeff 2018, Section 2.2): one DP serves both.

@@ -17,7 +17,8 @@ struct Prediction {
   long long b = 0, m = 0;
   std::string problem;  // "irregular" (the m_i), or "padded" (p blocks of max m_i)
   std::string tree;     // linear, oblivious, adaptive, optimal (optimal-adaptive: an Optimal op
-                        // that ran the adaptive tree); "" for a library's own algorithm
+                        // that ran the adaptive tree, optimal-nodes: the node-aware tree); ""
+                        // for a library's own algorithm
   double min_us = 0, median_us = 0;
   double model_us, optimal_us, lower_bound_us;  // NaN where not applicable / skipped
   // The three trees of libtuwcoll for this problem, whichever op was measured: what TUW_*,

@@ -91,10 +91,11 @@ def test_irrfit_bad_input(args, np_, message):
     assert message in result.stderr
 
 
-def write_raw(path, cases, p=4, root=2, seed=1, rho=5):
-    """A raw.csv in irrbench's format; cases: (op, dist, b, m, m_padded, [seconds])."""
+def write_raw(path, cases, p=4, root=2, seed=1, rho=5, meta=()):
+    """A raw.csv in irrbench's format; cases: (op, dist, b, m, m_padded, [seconds]); meta:
+    further (key, value) lines."""
     lines = [f"# tool=irrbench", f"# p={p}", f"# root={root}", f"# seed={seed}",
-             f"# rho={rho:.9f}", HEADER]
+             f"# rho={rho:.9f}", *[f"# {k}={v}" for k, v in meta], HEADER]
     for op, dist, b, m, m_padded, seconds in cases:
         for rep, t in enumerate(seconds):
             lines.append(f"{op},{dist},{b},{p},{root},{m},{m_padded},{rep},{t:.9f},0,ok")
@@ -281,3 +282,35 @@ def test_persistent_break_even_hand_computed(tmp_path):
     assert np.isnan(by_op.loc["MPI_Gatherv_init", "model_break_even_calls"])
     for op in ("TUW_Gatherv", "TUW_Gatherv_setup", "MPI_Gatherv"):
         assert np.isnan(by_op.loc[op, "setup_us"]), op
+
+
+def test_node_aware_tree_hand_computed(tmp_path):
+    # p = 4 on two nodes {0, 1} and {2, 3} (irrbench's node_starts "0 2"), root 2, Same b = 10:
+    # blocks of 40 B, each node 80 B. beta * 160 B / 2 nodes = 40 us >= alpha = 10 us, so
+    # Optimal_*_init runs the node-aware tree: the root gathers its node for free, copies it
+    # (gamma * 80 = 20) and receives node 0's 80 B from its leader (10 + 0.5 * 80 = 50): 70 us,
+    # gather and scatter alike.
+    cases = [("Optimal_Gatherv_init", "same", 10, 40, 40, [60e-6] * 3),
+             ("Optimal_Scatterv_init", "same", 10, 40, 40, [60e-6] * 3)]
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT)
+    table, _ = predictions(write_raw(tmp_path / "raw.csv", cases, meta=[("node_starts", "0 2")]),
+                           fit)
+    for op in ("Optimal_Gatherv_init", "Optimal_Scatterv_init"):
+        row = table.set_index("op").loc[op]
+        assert row["tree"] == "optimal-nodes"
+        assert row["model_us"] == pytest.approx(70)
+    # One process per node, unknown or non-contiguous nodes: the one-level rule.
+    for meta in ([("node_starts", "0 1 2 3")], [], [("node_starts", "non-contiguous")]):
+        table, _ = predictions(write_raw(tmp_path / "raw.csv", cases, meta=meta), fit)
+        assert set(table["tree"]) <= {"optimal", "optimal-adaptive"}, meta
+
+
+def test_bad_node_starts_named(tmp_path):
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT)
+    raw = write_raw(tmp_path / "raw.csv", [("Optimal_Gatherv_init", "same", 10, 40, 40, [6e-5])],
+                    meta=[("node_starts", "2 0")])
+    result = irrmodel("--from-results", raw, "--alpha-beta", fit)
+    assert result.returncode == 2
+    assert "node_starts='2 0'" in result.stderr
