@@ -404,6 +404,43 @@ TEST_P(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
       << "rank " << rank << " rc " << rc;
 }
 
+// Optimal_*_init on an intercommunicator plans the non-root group's tree at init, so a bad count
+// there is an error of init: MPI_ERR_COUNT in that whole group and at the root, no request;
+// the root group's MPI_PROC_NULL processes take no part (MPI_SUCCESS, a request that does
+// nothing).
+TEST_F(ErrorsReturned, OptimalIntercommunicatorVerdictAtInit) {
+  const int p = Size();
+  if (p < 2) GTEST_SKIP() << "needs 2 processes";
+  const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
+  MPI_Comm local, inter;
+  MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
+  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? lower : 0, 42, &inter);
+  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+  const int q = p - lower;
+  std::vector<int> counts(q, 1), displs(q);
+  for (int i = 0; i < q; ++i) displs[i] = i;
+  const bool is_root = group == 0 && Rank(local) == 0;
+  const int root_arg = group == 1 ? 0 : (is_root ? MPI_ROOT : MPI_PROC_NULL);
+  const bool bad = group == 1 && Rank(local) == q - 1;  // the group's last process
+  std::vector<int> send(1), recv(q + 1);
+  TUW_Request request = TUW_REQUEST_NULL;
+  int rc = Optimal_Gatherv_init(send.data(), bad ? -1 : group, MPI_INT, recv.data(), counts.data(),
+                                displs.data(), MPI_INT, root_arg, inter, MPI_INFO_NULL, &request);
+  const bool idle = root_arg == MPI_PROC_NULL;
+  EXPECT_TRUE(AllRanks(idle ? rc == MPI_SUCCESS && request != TUW_REQUEST_NULL
+                            : ErrorClass(rc) == MPI_ERR_COUNT && request == TUW_REQUEST_NULL))
+      << "gather: rank " << rank << " rc " << rc;
+  if (request != TUW_REQUEST_NULL) TUW_Request_free(&request);
+  rc = Optimal_Scatterv_init(recv.data(), counts.data(), displs.data(), MPI_INT, send.data(),
+                             bad ? -1 : group, MPI_INT, root_arg, inter, MPI_INFO_NULL, &request);
+  EXPECT_TRUE(AllRanks(idle ? rc == MPI_SUCCESS && request != TUW_REQUEST_NULL
+                            : ErrorClass(rc) == MPI_ERR_COUNT && request == TUW_REQUEST_NULL))
+      << "scatter: rank " << rank << " rc " << rc;
+  if (request != TUW_REQUEST_NULL) TUW_Request_free(&request);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&local);
+}
+
 TEST_P(PersistentErrors, StartFreedOrActiveAndFreeActive) {
   const int p = Size(), rank = Rank();
   std::vector<int> counts(p, 1), displs(p);

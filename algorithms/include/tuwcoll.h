@@ -72,8 +72,9 @@ int TUW_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
  * multi-core nodes with large enough blocks the tree is node-aware: each node gathers to one
  * leader, the leaders form the optimal tree over the nodes (TUWCOLL_NODE_TREE=auto|always|never,
  * TUWCOLL_RANKS_PER_NODE; see README). Same semantics, errors and
- * TUW_Start/TUW_Wait/TUW_Request_free as TUW_*_init. On an intercommunicator no optimal tree is
- * computed: each wait runs TUW_Gatherv / TUW_Scatterv whole, as TUW_*_init does. */
+ * TUW_Start/TUW_Wait/TUW_Request_free as TUW_*_init. On an intercommunicator the non-root group
+ * computes its own optimal tree at init, rooted at its local rank 0, which hands over to the root
+ * at every start (as TUW_Gatherv / TUW_Scatterv do there). */
 int Optimal_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                          int root, MPI_Comm comm, MPI_Info info, TUW_Request *request);

@@ -114,7 +114,7 @@ int SendHandOver(const ScatterArgs& a, MPI_Comm comm, const std::vector<std::int
 
 }  // namespace
 
-int InterGather(const GatherArgs& a, TreeAlgorithm algorithm) {
+int InterGather(const GatherArgs& a, TreeAlgorithm algorithm, const tree::NodeView* planned) {
   const Side side = SideOf(a.comm, a.root);
   if (side == Side::kBadRoot) return MPI_ERR_ROOT;
   PrivateComms comms;
@@ -146,7 +146,9 @@ int InterGather(const GatherArgs& a, TreeAlgorithm algorithm) {
   }
   tree::NodeView view;
   ExecuteOptions options;
-  if (algorithm == TreeAlgorithm::kAdaptive) {
+  if (planned != nullptr) {
+    view = *planned;
+  } else if (algorithm == TreeAlgorithm::kAdaptive) {
     int error_in_tree = MPI_SUCCESS;
     options.prior_failure = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, kLocalRoot,
                                               own_bytes, local, &view, &error_in_tree);
@@ -168,7 +170,7 @@ int InterGather(const GatherArgs& a, TreeAlgorithm algorithm) {
   return local != MPI_SUCCESS ? local : rc;
 }
 
-int InterScatter(const ScatterArgs& a, TreeAlgorithm algorithm) {
+int InterScatter(const ScatterArgs& a, TreeAlgorithm algorithm, const tree::NodeView* planned) {
   const Side side = SideOf(a.comm, a.root);
   if (side == Side::kBadRoot) return MPI_ERR_ROOT;
   PrivateComms comms;
@@ -202,7 +204,10 @@ int InterScatter(const ScatterArgs& a, TreeAlgorithm algorithm) {
   tree::NodeView view;
   ExecuteOptions options;
   options.headers = headers;
-  if (algorithm == TreeAlgorithm::kAdaptive) {
+  if (planned != nullptr) {
+    view = *planned;
+    options.prior_failure = local;
+  } else if (algorithm == TreeAlgorithm::kAdaptive) {
     int error_in_tree = MPI_SUCCESS;
     options.prior_failure = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, kLocalRoot,
                                               own_bytes, local, &view, &error_in_tree);
@@ -218,6 +223,49 @@ int InterScatter(const ScatterArgs& a, TreeAlgorithm algorithm) {
   }
   rc = ExecuteScatter(view, local_args, ctx, nullptr, MPI_SUCCESS, options);
   return local != MPI_SUCCESS ? local : rc;
+}
+
+namespace {
+
+// PlanInterOptimal{Gather,Scatter}: check is CheckGatherArgs or CheckScatterArgs.
+template <typename Args>
+int PlanInterOptimal(const Args& a,
+                     int (*check)(const Args&, const CallContext&, std::int64_t*,
+                                  std::vector<std::int64_t>*),
+                     tree::NodeView* view) {
+  const Side side = SideOf(a.comm, a.root);
+  if (side == Side::kBadRoot) return MPI_ERR_ROOT;
+  PrivateComms comms;
+  int rc = GetPrivateComms(a.comm, &comms);
+  if (rc != MPI_SUCCESS || side == Side::kIdle) return rc;
+  std::int64_t verdict = MPI_SUCCESS;
+  if (side == Side::kRoot) {
+    rc = MPI_Recv(&verdict, 1, MPI_INT64_T, kLocalRoot, TUWCOLL_TAG_PLAN, comms.comm,
+                  MPI_STATUS_IGNORE);
+    return rc != MPI_SUCCESS ? rc : static_cast<int>(verdict);
+  }
+  const CallContext ctx = LocalContext(comms);
+  Args local_args = a;
+  local_args.root = -1;  // as at every start: local rank 0 relays
+  std::int64_t own_bytes = 0;
+  std::vector<std::int64_t> unused;
+  const int local = check(local_args, ctx, &own_bytes, &unused);
+  verdict = PlanOptimalGroup(ctx, kLocalRoot, own_bytes, local, view);
+  if (ctx.rank == kLocalRoot) {
+    rc = MPI_Send(&verdict, 1, MPI_INT64_T, a.root, TUWCOLL_TAG_PLAN, comms.comm);
+    if (rc != MPI_SUCCESS && verdict == MPI_SUCCESS) verdict = rc;
+  }
+  return static_cast<int>(verdict);
+}
+
+}  // namespace
+
+int PlanInterOptimalGather(const GatherArgs& args, tree::NodeView* view) {
+  return PlanInterOptimal(args, CheckGatherArgs, view);
+}
+
+int PlanInterOptimalScatter(const ScatterArgs& args, tree::NodeView* view) {
+  return PlanInterOptimal(args, CheckScatterArgs, view);
 }
 
 }  // namespace tuw::detail

@@ -86,8 +86,19 @@ int LinearGatherAtRoot(const GatherArgs& a, MPI_Comm comm, int own_rank,
 int LinearScatterReceive(const ScatterArgs& a, MPI_Comm comm, int root, std::int64_t own_bytes);
 int LinearScatterAtRoot(const ScatterArgs& a, MPI_Comm comm, int own_rank,
                         const std::vector<std::int64_t>& block_bytes);
-int InterGather(const GatherArgs& args, TreeAlgorithm algorithm);
-int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm);
+// `planned`: the non-root group's node of a tree made at init (PlanInterOptimal*), instead of
+// building the algorithm's tree.
+int InterGather(const GatherArgs& args, TreeAlgorithm algorithm,
+                const tree::NodeView* planned = nullptr);
+int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm,
+                 const tree::NodeView* planned = nullptr);
+// Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
+// rank 0 (which hands over to the root), from every member's own block size; one verdict (the
+// first bad own arguments in the group, or a failed computation) for the group and the root,
+// which gets it from local rank 0. MPI_PROC_NULL processes take no part. *view: this process's
+// node (non-root group only).
+int PlanInterOptimalGather(const GatherArgs& args, tree::NodeView* view);
+int PlanInterOptimalScatter(const ScatterArgs& args, tree::NodeView* view);
 
 // The algorithms (one file each), called by the C entry points of api.cpp with widened
 // arguments. They return an error code; api.cpp raises it through the error handler.
@@ -194,6 +205,11 @@ int PlanTuwScatter(const ScatterArgs& args, ScatterPlan* plan);
 // The optimal ordered tree of the cost model for the root (optimal_plan.cpp): computed by the
 // root, each process's node handed out once. Used by the persistent requests only.
 int PlanOptimalGather(const GatherArgs& args, GatherPlan* plan);
+// The optimal tree over ctx's processes rooted at `root`, from each one's own block size (bytes;
+// own_error: its own arguments are bad, it counts 0): *view is this process's node. Returns the
+// verdict, the same on every process (the first own_error, or the root's failure to compute).
+int PlanOptimalGroup(const CallContext& ctx, int root, std::int64_t own_bytes, int own_error,
+                     tree::NodeView* view);
 int PlanOptimalScatter(const ScatterArgs& args, ScatterPlan* plan);
 // A persistent init's own messages (plan_messages.cpp): binomial trees of point-to-point
 // messages tagged TUWCOLL_TAG_PLAN on the private communicator. PlanGather: n values from every

@@ -322,6 +322,34 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
   return MPI_SUCCESS;
 }
 
+}  // namespace
+
+int PlanOptimalGroup(const CallContext& ctx, int root, std::int64_t own_bytes, int own_error,
+                     tree::NodeView* view) {
+  const std::int64_t mine[2] = {own_error == MPI_SUCCESS ? own_bytes : 0, own_error};
+  std::vector<std::int64_t> all;
+  int rc = PlanGather(ctx, root, mine, 2, &all);
+  if (rc != MPI_SUCCESS) return rc;
+  std::vector<std::int64_t> block_bytes;
+  std::int64_t verdict = MPI_SUCCESS;
+  if (ctx.rank == root) {
+    for (int i = 0; i < ctx.size; ++i) {
+      block_bytes.push_back(all[2 * i]);
+      if (verdict == MPI_SUCCESS) verdict = all[2 * i + 1];
+    }
+  }
+  int tree_error = MPI_SUCCESS, node_error = MPI_SUCCESS;
+  rc = PlanOptimalView(ctx, root, verdict == MPI_SUCCESS, block_bytes, view, &tree_error,
+                       &node_error);
+  if (rc != MPI_SUCCESS) return rc;
+  if (verdict == MPI_SUCCESS) verdict = tree_error;
+  rc = PlanBcast(ctx, root, &verdict, 1);
+  if (rc != MPI_SUCCESS) return rc;
+  return verdict != MPI_SUCCESS ? static_cast<int>(verdict) : node_error;
+}
+
+namespace {
+
 // Gather and scatter alike: the checks of this process's own arguments (CheckGatherArgs or
 // CheckScatterArgs), then the tree.
 template <typename Args, typename Plan>

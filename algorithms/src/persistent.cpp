@@ -7,9 +7,10 @@
 // must be completed in the same order on every process, as blocking collectives are.
 // On an intercommunicator the request stores the arguments and every wait runs TUW_*v whole.
 // Optimal_*_init (optimal_plan.cpp) makes the same request with another planner: the tree is
-// the cost model's optimal one for the root instead of Lemma 3's. On an intercommunicator it
-// makes TUW's request (the optimal tree of the non-root group is not computed), so that a
-// program whose MPI_Gatherv_init runs on an intercommunicator can call it unchanged.
+// the cost model's optimal one for the root instead of Lemma 3's. On an intercommunicator the
+// non-root group computes its own optimal tree at init (rooted at its local rank 0, which hands
+// over to the root, as TUW_*v does there) and every wait runs the intercommunicator algorithm
+// along it.
 #include <memory>
 
 #include "internal.hpp"
@@ -20,6 +21,7 @@ struct TUW_Request_s {
   enum class Kind { kGather, kScatter } kind;
   bool active = false;
   bool inter = false;
+  bool inter_planned = false;  // Optimal on an intercommunicator: the group's tree is in the plan
   MPI_Comm comm = MPI_COMM_NULL;
   tuw::detail::GatherPlan gather;
   tuw::detail::ScatterPlan scatter;
@@ -78,6 +80,11 @@ int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, con
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
     r->inter = true;
     r->gather.args = args;
+    if (planner == Planner::kOptimal) {
+      const int rc = PlanInterOptimalGather(args, &r->gather.view);
+      if (rc != MPI_SUCCESS) return rc;
+      r->inter_planned = true;
+    }
     *request = r.release();
     return MPI_SUCCESS;
   }
@@ -106,6 +113,11 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
     r->inter = true;
     r->scatter.args = args;
+    if (planner == Planner::kOptimal) {
+      const int rc = PlanInterOptimalScatter(args, &r->scatter.view);
+      if (rc != MPI_SUCCESS) return rc;
+      r->inter_planned = true;
+    }
     *request = r.release();
     return MPI_SUCCESS;
   }
@@ -123,9 +135,12 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
 // One start's data movement.
 int Run(const TUW_Request_s& r) {
   if (r.kind == TUW_Request_s::Kind::kGather) {
-    return r.inter ? InterGather(r.gather.args, TreeAlgorithm::kAdaptive) : RunGatherPlan(r.gather);
+    return r.inter ? InterGather(r.gather.args, TreeAlgorithm::kAdaptive,
+                                 r.inter_planned ? &r.gather.view : nullptr)
+                   : RunGatherPlan(r.gather);
   }
-  return r.inter ? InterScatter(r.scatter.args, TreeAlgorithm::kAdaptive)
+  return r.inter ? InterScatter(r.scatter.args, TreeAlgorithm::kAdaptive,
+                                r.inter_planned ? &r.scatter.view : nullptr)
                  : RunScatterPlan(r.scatter);
 }
 
