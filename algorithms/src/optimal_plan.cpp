@@ -222,14 +222,7 @@ tree::ExecutedTree ChooseTree(const std::vector<std::int64_t>& block_bytes,
                               const PlanSettings& settings, const std::vector<int>& node_first,
                               int root, tree::DpMethod method) {
   if (settings.node_tree == NodeTreeMode::kAlways && tree::ContiguousNodes(node_first)) {
-    const tree::NodeTree node =
-        tree::BuildNodeTree(block_bytes, node_first, settings.cost, root,
-                            tree::ExecutedDpMethod(tree::CountNodes(node_first)));
-    tree::ExecutedTree executed;
-    executed.tree = node.tree;
-    executed.time = node.time;
-    executed.nodes = true;
-    return executed;
+    return tree::ExecutedNodeTree(block_bytes, node_first, settings.cost, root);
   }
   return tree::OptimalInitTree(block_bytes, settings.cost, root, method, node_first);
 }

@@ -421,19 +421,23 @@ SequencedTree OptimalDp::Tree(int root) const {
   return tree;
 }
 
+ExecutedTree ExecutedNodeTree(const std::vector<std::int64_t>& blocks,
+                              const std::vector<int>& node_first, const CostParams& c, int root) {
+  // The DP over the nodes: exact up to kExactDpMaxP nodes, whatever the DP is for p ranks.
+  NodeTree node =
+      BuildNodeTree(blocks, node_first, c, root, ExecutedDpMethod(CountNodes(node_first)));
+  ExecutedTree executed;
+  executed.tree = std::move(node.tree);
+  executed.time = node.time;
+  executed.scatter_time = ScatterTime(node.node_tree, node.node_bytes, c);
+  executed.nodes = true;
+  return executed;
+}
+
 ExecutedTree OptimalInitTree(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
                              DpMethod method, const std::vector<int>& node_first) {
+  if (PreferNodeTree(blocks, node_first, c)) return ExecutedNodeTree(blocks, node_first, c, root);
   ExecutedTree executed;
-  if (PreferNodeTree(blocks, node_first, c)) {
-    // The DP over the nodes: exact up to kExactDpMaxP nodes, whatever `method` is for p ranks.
-    NodeTree node =
-        BuildNodeTree(blocks, node_first, c, root, ExecutedDpMethod(CountNodes(node_first)));
-    executed.tree = std::move(node.tree);
-    executed.time = node.time;
-    executed.scatter_time = ScatterTime(node.node_tree, node.node_bytes, c);
-    executed.nodes = true;
-    return executed;
-  }
   const double optimal = OptimalCost(blocks, c, root, method, &executed.tree).time;
   SequencedTree adaptive = FromHypercube(BuildTree(TreeKind::kAdaptive, blocks, root));
   const double adaptive_time = GatherTime(adaptive, blocks, c);

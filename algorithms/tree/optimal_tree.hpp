@@ -65,6 +65,10 @@ struct ExecutedTree {
   bool nodes = false;       // the node-aware tree (node_tree.hpp)
 };
 // node_first: each rank's node as node_tree.hpp describes it; empty where nodes are not known.
+// ExecutedNodeTree: the node-aware tree as executed (throws like BuildNodeTree), which
+// OptimalInitTree returns where PreferNodeTree holds and TUWCOLL_NODE_TREE=always forces.
+ExecutedTree ExecutedNodeTree(const std::vector<std::int64_t>& blocks,
+                              const std::vector<int>& node_first, const CostParams& c, int root);
 ExecutedTree OptimalInitTree(const std::vector<std::int64_t>& blocks, const CostParams& c, int root,
                              DpMethod method, const std::vector<int>& node_first = {});
 

@@ -113,6 +113,13 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
       return false;
     }
   }
+  // Each rank's node (node_tree.hpp's node_first), once for the file's p.
+  std::vector<int> node_first;
+  const int file_p = meta.count("p") ? std::atoi(meta["p"].c_str()) : 0;
+  for (std::size_t k = 0; k < node_starts.size() && node_starts[k] < file_p; ++k) {
+    const int end = k + 1 < node_starts.size() ? std::min(node_starts[k + 1], file_p) : file_p;
+    node_first.resize(end, node_starts[k]);
+  }
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
   for (const auto& mc : file.cases) {
@@ -172,13 +179,9 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
                    : row.tree == "linear"    ? row.linear_us
                                              : kNaN;
     if (row.tree == "optimal") {  // the tree Optimal_*_init executes, by the library's rule
-      std::vector<int> node_first;
-      for (std::size_t k = 0; k < node_starts.size() && node_starts[k] < mc.p; ++k) {
-        const int end = k + 1 < node_starts.size() ? std::min(node_starts[k + 1], mc.p) : mc.p;
-        node_first.resize(end, node_starts[k]);
-      }
       const tuw::tree::ExecutedTree executed = tuw::tree::OptimalInitTree(
-          blocks, c, mc.root, tuw::tree::ExecutedDpMethod(mc.p), node_first);
+          blocks, c, mc.root, tuw::tree::ExecutedDpMethod(mc.p),
+          static_cast<int>(node_first.size()) == mc.p ? node_first : std::vector<int>{});
       row.model_us = scatter ? executed.scatter_time : executed.time;
       row.tree = executed.nodes     ? "optimal-nodes"
                  : executed.optimal ? "optimal"
