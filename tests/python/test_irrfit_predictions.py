@@ -233,8 +233,10 @@ def test_real_run_end_to_end(openmpi, tmp_path):
     modelled = table[table["tree"].notna()]
     assert set(modelled["op"]) == {"TUW_Gatherv", "Linear_Scatterv"}
     assert (modelled["model_us"] > 0).all()
-    assert (table["optimal_us"] >= table["lower_bound_us"] - 1e-9).all()
-    assert (modelled["model_us"] >= modelled["optimal_us"] - 1e-9).all()
+    # model.tsv prints six significant digits (%.6g): two equal times may round 1e-6 apart.
+    printed = 1 - 1e-5
+    assert (table["optimal_us"] >= table["lower_bound_us"] * printed).all()
+    assert (modelled["model_us"] >= modelled["optimal_us"] * printed).all()
     # Linear model time: copy + (p - 1) messages, each alpha + beta * bytes (p = 3, root 1).
     values, _ = read_fit(fit)
     alpha, beta = float(values["alpha_us"]), float(values["beta_us_per_byte"])
