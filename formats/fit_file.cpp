@@ -31,6 +31,10 @@ std::string FormatFit(const Fit& fit, const std::string& comment) {
   text += "alpha_us=" + Number(fit.alpha_us) + "\n";
   text += "beta_us_per_byte=" + Number(fit.beta_us_per_byte) + "\n";
   if (fit.has_gamma) text += "gamma_us_per_byte=" + Number(fit.gamma_us_per_byte) + "\n";
+  if (fit.has_local) {
+    text += "alpha_local_us=" + Number(fit.alpha_local_us) + "\n";
+    text += "beta_local_us_per_byte=" + Number(fit.beta_local_us_per_byte) + "\n";
+  }
   for (const auto& [k, v] : points) text += k + "=" + v + "\n";
   return text;
 }
@@ -49,7 +53,8 @@ bool ReadFit(const std::string& path, Fit* fit, std::vector<std::string>* notes,
     const auto eq = line.find('=');
     if (eq == std::string::npos) continue;
     const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
-    if (key == "alpha_us" || key == "beta_us_per_byte" || key == "gamma_us_per_byte") {
+    if (key == "alpha_us" || key == "beta_us_per_byte" || key == "gamma_us_per_byte" ||
+        key == "alpha_local_us" || key == "beta_local_us_per_byte") {
       costs[key] = value;
     } else {
       fit->other.emplace_back(key, value);
@@ -71,6 +76,18 @@ bool ReadFit(const std::string& path, Fit* fit, std::vector<std::string>* notes,
     return true;
   };
   if (!number("alpha_us", &fit->alpha_us) || !number("beta_us_per_byte", &fit->beta_us_per_byte)) {
+    return false;
+  }
+  const std::size_t local_keys =
+      costs.count("alpha_local_us") + costs.count("beta_local_us_per_byte");
+  if (local_keys == 1) {
+    *error = "'" + path + "' has only one of alpha_local_us and beta_local_us_per_byte (the " +
+             "costs inside a node need both, or neither)";
+    return false;
+  }
+  fit->has_local = local_keys == 2;
+  if (fit->has_local && (!number("alpha_local_us", &fit->alpha_local_us) ||
+                         !number("beta_local_us_per_byte", &fit->beta_local_us_per_byte))) {
     return false;
   }
   fit->has_gamma = costs.count("gamma_us_per_byte") > 0;

@@ -1,7 +1,10 @@
 // irrfit: fits the linear cost model of Traeff 2018 (a message of s bytes costs alpha + beta*s,
 // a local copy gamma*s) to this machine and MPI library, from ping-pongs between two ranks over
 // a range of sizes and from the self-copies (MPI_Sendrecv to oneself) the algorithms use for
-// the root's own block. Writes a key=value file that irrmodel --from-results reads.
+// the root's own block. Where the peer is on another node and rank 0's node holds another rank,
+// the same ping-pongs with that rank give the costs inside a node (alpha_local_us,
+// beta_local_us_per_byte: shared memory), the second level of irrmodel's model on clusters.
+// Writes a key=value file that irrmodel --from-results reads.
 #include <mpi.h>
 #include <unistd.h>
 
@@ -33,7 +36,9 @@ struct Options {
 const char* kFooter =
     "Model: a message of s bytes takes alpha + beta*s (half the median round trip), a copy of\n"
     "s bytes to oneself gamma*s (the slope of the median self-copy time). The fit minimizes\n"
-    "relative errors, so that small and large messages count alike.\n"
+    "relative errors, so that small and large messages count alike. When the peer is on another\n"
+    "node and rank 0's node holds another rank (the lowest such, local_peer), the ping-pongs\n"
+    "with it give alpha_local and beta_local: messages inside a node (irrmodel's second level).\n"
     "Exit status: 0 success, 2 bad arguments.";
 
 // Median one-way time (half round trip) in microseconds between rank 0 and `peer`.
@@ -127,32 +132,41 @@ int main(int argc, char** argv) {
   MPI_Bcast(&bad, 1, MPI_INT, 0, comm);
   if (bad) return Fail(rank, "--out: cannot write '" + o.out + "': " + std::strerror(errno));
 
-  // Is the peer on rank 0's node? The fit describes that link only.
+  // Every rank's node (processor name): is the peer on rank 0's node, and which rank shares it?
   std::string name = irr::bench::ProcessorName();
   name.resize(MPI_MAX_PROCESSOR_NAME, '\0');
-  std::string peer_name = name;
-  if (rank == peer) MPI_Send(name.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, 4, comm);
-  if (rank == 0) {
-    MPI_Recv(peer_name.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, peer, 4, comm, MPI_STATUS_IGNORE);
+  std::vector<char> names(static_cast<std::size_t>(p) * MPI_MAX_PROCESSOR_NAME);
+  MPI_Allgather(name.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names.data(), MPI_MAX_PROCESSOR_NAME,
+                MPI_CHAR, comm);
+  auto on_node_of_0 = [&](int r) {
+    return std::strncmp(names.data(),
+                        names.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME,
+                        MPI_MAX_PROCESSOR_NAME) == 0;
+  };
+  const bool same_node = on_node_of_0(peer);
+  int local_peer = -1;  // the lowest other rank on rank 0's node, where the peer is not on it
+  for (int r = 1; r < p && !same_node && local_peer < 0; ++r) {
+    if (on_node_of_0(r)) local_peer = r;
   }
-  const bool same_node = std::strcmp(name.c_str(), peer_name.c_str()) == 0;
 
   std::vector<char> buffer(static_cast<std::size_t>(o.max_bytes), 'x');
   std::vector<char> copy(rank == 0 ? buffer.size() : 0);
-  std::vector<double> sizes, one_way, copy_sizes, copy_times;
+  std::vector<double> sizes, one_way, local_one_way, copy_times;
   for (long long bytes = 4; bytes <= o.max_bytes; bytes *= 2) {
     const double t = PingPong(buffer, static_cast<int>(bytes), peer, o, comm);
+    const double local =
+        local_peer > 0 ? PingPong(buffer, static_cast<int>(bytes), local_peer, o, comm) : 0;
     if (rank == 0) {
       sizes.push_back(static_cast<double>(bytes));
       one_way.push_back(t);
-      copy_sizes.push_back(static_cast<double>(bytes));
+      local_one_way.push_back(local);
       copy_times.push_back(SelfCopy(buffer, copy, static_cast<int>(bytes), o, comm));
     }
   }
   MPI_Barrier(comm);
   if (rank == 0) {
     const irr::fit::Line message = irr::fit::RelativeLeastSquares(sizes, one_way);
-    const irr::fit::Line local_copy = irr::fit::RelativeLeastSquares(copy_sizes, copy_times);
+    const irr::fit::Line local_copy = irr::fit::RelativeLeastSquares(sizes, copy_times);
     char host[256] = {0};
     gethostname(host, sizeof host - 1);
     auto num = [](double x) {
@@ -165,6 +179,13 @@ int main(int argc, char** argv) {
     fit.beta_us_per_byte = message.slope;
     fit.gamma_us_per_byte = local_copy.slope;
     fit.has_gamma = true;
+    irr::fit::Line inside_node;
+    if (local_peer > 0) {
+      inside_node = irr::fit::RelativeLeastSquares(sizes, local_one_way);
+      fit.alpha_local_us = inside_node.intercept;
+      fit.beta_local_us_per_byte = inside_node.slope;
+      fit.has_local = true;
+    }
     fit.other = {{"tool", "irrfit"},
                  {"version", irr::cli::VersionLine("irrfit")},
                  {"library", irr::bench::LibraryVersion()},
@@ -176,15 +197,22 @@ int main(int argc, char** argv) {
                  {"nrep", std::to_string(o.nrep)},
                  {"copy_overhead_us", num(local_copy.intercept)},
                  {"max_relative_residual", num(message.max_relative_residual)}};
+    if (local_peer > 0) {
+      fit.other.emplace_back("local_peer", std::to_string(local_peer));
+      fit.other.emplace_back("local_max_relative_residual", num(inside_node.max_relative_residual));
+    }
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-      fit.other.emplace_back("point", num(sizes[i]) + " " + num(one_way[i]) + " " +
-                                          num(message.intercept + message.slope * sizes[i]) + " " +
-                                          num(copy_times[i]));
+      std::string point = num(sizes[i]) + " " + num(one_way[i]) + " " +
+                          num(message.intercept + message.slope * sizes[i]) + " " +
+                          num(copy_times[i]);
+      if (local_peer > 0) point += " " + num(local_one_way[i]);
+      fit.other.emplace_back("point", point);
     }
     const std::string text = irr::formats::FormatFit(
         fit,
         "irrfit: linear cost model fitted by ping-pong; t(s bytes) = alpha + beta*s, copy "
-        "gamma*s\n'point' lines: bytes, measured one-way us, fitted us, measured self-copy us");
+        "gamma*s\n'point' lines: bytes, measured one-way us, fitted us, measured self-copy us" +
+            std::string(local_peer > 0 ? ", measured one-way us inside a node (local_peer)" : ""));
     std::fputs(text.c_str(), stdout);
     if (message.max_relative_residual > 0.5) {
       std::fprintf(stderr,

@@ -22,6 +22,7 @@ Result LowerBound(const std::vector<std::int64_t>& blocks, const CostParams& c, 
   double total = 0;
   for (std::int64_t x : blocks) total += static_cast<double>(x);
   auto bound = [&](int r) {
+    if (blocks.size() == 1) return 0.0;  // one processor: the trees' convention, no copy
     const double others = total - static_cast<double>(blocks[r]);
     return c.Comm(others) + c.gamma * static_cast<double>(blocks[r]);
   };

@@ -23,11 +23,13 @@ using tuw::tree::SequencedTree;
 using tuw::tree::FromHypercube;
 using tuw::tree::GatherTime;
 using tuw::tree::ScatterTime;
+using tuw::tree::TwoLevelCosts;
 
 // Star: the root copies, then receives every other block directly, in rank order.
 SequencedTree LinearTree(int p, int root);
 
-// alpha + beta * sum_{i != r} m_i + gamma * m_r (Section 2.3); root -1: the best over all r.
+// alpha + beta * sum_{i != r} m_i + gamma * m_r (Section 2.3; 0 for p = 1, as every tree); root
+// -1: the best over all r.
 Result LowerBound(const std::vector<std::int64_t>& blocks, const CostParams& c, int root);
 
 }  // namespace irr::model

@@ -22,6 +22,7 @@ std::vector<int> CandidateRoots(int p, TreeType type, ObliviousRoots which) {
 }
 
 double LinearTime(const std::vector<std::int64_t>& blocks, const CostParams& c, int root) {
+  if (blocks.size() == 1) return 0;  // one processor: nothing to gather, as in every tree's DP
   double t = c.gamma * static_cast<double>(blocks[root]);
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     if (static_cast<int>(i) != root) t += c.Comm(static_cast<double>(blocks[i]));

@@ -122,6 +122,28 @@ TEST(FitFile, WrittenFitIsReadBackAndBadValuesNamed) {
   EXPECT_NE(error.find("alpha_us=-1 is not a number >= 0"), std::string::npos) << error;
   EXPECT_FALSE(ReadFit(TempFile("fit4.txt", "alpha_us=1\n"), &bad, &notes, &error));
   EXPECT_NE(error.find("has no beta_us_per_byte= line"), std::string::npos) << error;
+
+  // The costs inside a node: both keys or neither.
+  Fit two_level = fit;
+  two_level.alpha_local_us = 0.75;
+  two_level.beta_local_us_per_byte = 0.00025;
+  two_level.has_local = true;
+  Fit local_back;
+  ASSERT_TRUE(ReadFit(TempFile("fit5.txt", FormatFit(two_level, "c")), &local_back, &notes, &error))
+      << error;
+  EXPECT_TRUE(local_back.has_local);
+  EXPECT_DOUBLE_EQ(local_back.alpha_local_us, 0.75);
+  EXPECT_DOUBLE_EQ(local_back.beta_local_us_per_byte, 0.00025);
+  EXPECT_FALSE(back.has_local);
+  EXPECT_FALSE(ReadFit(TempFile("fit6.txt", "alpha_us=1\nbeta_us_per_byte=2\nalpha_local_us=1\n"),
+                       &bad, &notes, &error));
+  EXPECT_NE(error.find("only one of alpha_local_us and beta_local_us_per_byte"), std::string::npos)
+      << error;
+  EXPECT_FALSE(ReadFit(TempFile("fit7.txt",
+                                "alpha_us=1\nbeta_us_per_byte=2\nalpha_local_us=x\n"
+                                "beta_local_us_per_byte=1\n"),
+                       &bad, &notes, &error));
+  EXPECT_NE(error.find("alpha_local_us=x is not a number >= 0"), std::string::npos) << error;
 }
 
 TEST(Cli, OneRuleForSizesListsAndNumbers) {

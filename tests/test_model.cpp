@@ -9,6 +9,7 @@
 #include <map>
 #include <ostream>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -177,6 +178,28 @@ TEST(HandComputed, BinomialOnFourProcessors) {
   EXPECT_EQ(TreeCost(TreeType::kOblivious, blocks, {10, 1, 0}, 3).time, 23);
 }
 
+TEST(HandComputed, TwoLevelBinomialOnFourProcessors) {
+  // Nodes {0, 1} and {2, 3}, root 0; inside a node alpha 2, across 10, beta 1, gamma 1.
+  // Rank 2: copy 1, then 3 -> 2 inside its node: max(1, 0) + 2 + 1 = 4. Rank 0: copy 1,
+  // 1 -> 0 inside: 4, then 2 -> 0 across with 2 units: max(4, 4) + 10 + 2 = 16 (one level: 24).
+  const V blocks{1, 1, 1, 1};
+  const CostParams network{10, 1, 1};
+  const irr::model::TwoLevelCosts two{network, {2, 1, 1}, {0, 0, 2, 2}};
+  const auto tree = irr::model::BuildSequencedTree(TreeType::kOblivious, blocks, network, 0);
+  EXPECT_EQ(GatherTime(tree, blocks, two), 16);
+  // Scatter: 0 -> 2 (12), 0 -> 1 (15), copy (16); 2 -> 3 at 12 + 3 = 15, copy 16.
+  EXPECT_EQ(ScatterTime(tree, blocks, two), 16);
+  // Ranks 0 and 1 on one node with the root 3 across: the star pays 1 + 11 + 11 + 11 = 34,
+  // and with everything on one node 1 + 3 * 3 = 10.
+  const auto star = irr::model::BuildSequencedTree(TreeType::kLinear, blocks, network, 3);
+  EXPECT_EQ(GatherTime(star, blocks, irr::model::TwoLevelCosts{network, {2, 1, 1}, {0, 0, 2, 3}}),
+            34);
+  EXPECT_EQ(GatherTime(star, blocks, irr::model::TwoLevelCosts{network, {2, 1, 1}, {0, 0, 0, 0}}),
+            10);
+  EXPECT_THROW(GatherTime(tree, blocks, irr::model::TwoLevelCosts{network, network, {0, 0, 2}}),
+               std::invalid_argument);
+}
+
 TEST(HandComputed, OptimalOnTwoAndThree) {
   // p = 2, blocks 5 and 1: root 0 copies 5 while nothing else runs, then receives 1: 5 + 11;
   // root 1 receives 5 (15) then copies 1: 16. gamma = 0: root 0, 11.
@@ -327,6 +350,13 @@ TEST(Identities, TreesReconstructedScatterEqualsGatherAndBoundsHold) {
         const auto cost = TreeCost(type, m, c, r);
         EXPECT_DOUBLE_EQ(GatherTime(tree, m, c), cost.time);   // the tree has the DP's time
         EXPECT_DOUBLE_EQ(ScatterTime(tree, m, c), cost.time);  // scatter costs the same
+        // Two levels with equal costs inside and across nodes are the one-level model.
+        std::vector<int> node_first(p);
+        for (int i = 0; i < p; ++i)
+          node_first[i] = i == 0 || rng() % 3 == 0 ? i : node_first[i - 1];
+        const irr::model::TwoLevelCosts same{c, c, node_first};
+        EXPECT_DOUBLE_EQ(GatherTime(tree, m, same), cost.time);
+        EXPECT_DOUBLE_EQ(ScatterTime(tree, m, same), cost.time);
         EXPECT_EQ(tree.root, cost.root);
         EXPECT_GE(cost.time, irr::model::LowerBound(m, c, cost.root).time - 1e-9);
         if (r >= 0) {

@@ -36,26 +36,27 @@ std::vector<double> SubtreeSizes(const SequencedTree& tree, const std::vector<in
   return size;
 }
 
-}  // namespace
-
-double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
-                  const CostParams& c) {
+// Figure 1's recursions with a message cost per edge: comm(from, to, units).
+template <typename MessageCost>
+double GatherTimeWith(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                      double gamma, const MessageCost& comm) {
   const std::vector<int> order = TopDownOrder(tree);
   const std::vector<double> size = SubtreeSizes(tree, order, blocks);
   std::vector<double> time(blocks.size(), 0.0);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     double t = 0;
     for (int step : tree.steps[*it]) {
-      t = step == SequencedTree::kCopy ? t + c.gamma * static_cast<double>(blocks[*it])
-                                       : std::max(t, time[step]) + c.Comm(size[step]);
+      t = step == SequencedTree::kCopy ? t + gamma * static_cast<double>(blocks[*it])
+                                       : std::max(t, time[step]) + comm(step, *it, size[step]);
     }
     time[*it] = t;
   }
   return time[tree.root];
 }
 
-double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
-                   const CostParams& c) {
+template <typename MessageCost>
+double ScatterTimeWith(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                       double gamma, const MessageCost& comm) {
   const std::vector<int> order = TopDownOrder(tree);
   const std::vector<double> size = SubtreeSizes(tree, order, blocks);
   std::vector<double> ready(blocks.size(), 0.0);
@@ -65,15 +66,48 @@ double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& b
     const auto& steps = tree.steps[v];
     for (auto step = steps.rbegin(); step != steps.rend(); ++step) {
       if (*step == SequencedTree::kCopy) {
-        t += c.gamma * static_cast<double>(blocks[v]);
+        t += gamma * static_cast<double>(blocks[v]);
       } else {
-        t += c.Comm(size[*step]);
+        t += comm(v, *step, size[*step]);
         ready[*step] = t;
       }
     }
     finish = std::max(finish, t);
   }
   return finish;
+}
+
+void CheckNodes(const std::vector<std::int64_t>& blocks, const TwoLevelCosts& c) {
+  if (c.node_first.size() != blocks.size()) {
+    throw std::invalid_argument("TwoLevelCosts: nodes for " + std::to_string(c.node_first.size()) +
+                                " ranks, " + std::to_string(blocks.size()) + " blocks");
+  }
+}
+
+}  // namespace
+
+double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                  const CostParams& c) {
+  return GatherTimeWith(tree, blocks, c.gamma, [&c](int, int, double s) { return c.Comm(s); });
+}
+
+double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                   const CostParams& c) {
+  return ScatterTimeWith(tree, blocks, c.gamma, [&c](int, int, double s) { return c.Comm(s); });
+}
+
+double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                  const TwoLevelCosts& c) {
+  CheckNodes(blocks, c);
+  return GatherTimeWith(tree, blocks, c.network.gamma,
+                        [&c](int from, int to, double s) { return c.Comm(from, to, s); });
+}
+
+double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                   const TwoLevelCosts& c) {
+  CheckNodes(blocks, c);
+  return ScatterTimeWith(tree, blocks, c.network.gamma,
+                         [&c](int from, int to, double s) { return c.Comm(from, to, s); });
 }
 
 SequencedTree FromHypercube(const Tree& tree) {

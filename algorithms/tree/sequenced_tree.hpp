@@ -45,6 +45,22 @@ double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& bl
 // is the last processor's finish. (The 2018 paper states both are equal; the tests check it.)
 double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
                    const CostParams& c);
+// Two levels of message cost: on a cluster of multi-core nodes a message between two processes
+// of one node goes through shared memory and costs `local` (irrfit's alpha_local_us,
+// beta_local_us_per_byte), any other `network`. node_first[i]: the lowest rank on rank i's node
+// (node_tree.hpp). The one-level functions above are these with local == network.
+struct TwoLevelCosts {
+  CostParams network, local;
+  std::vector<int> node_first;
+  double Comm(int from, int to, double units) const {
+    return node_first[from] == node_first[to] ? local.Comm(units) : network.Comm(units);
+  }
+};
+// Throws std::invalid_argument unless node_first has one entry per block.
+double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                  const TwoLevelCosts& c);
+double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
+                   const TwoLevelCosts& c);
 // The hypercube trees of libtuwcoll as sequences: each internal node copies its own block
 // first (overlapping the children's gathering, Proposition 2) and receives its children in
 // round order - the order TUW_Gatherv and Binomial_Gatherv post and complete them.

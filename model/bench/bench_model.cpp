@@ -79,8 +79,8 @@ void BM_HypercubeTree(benchmark::State& state, tuw::tree::TreeKind kind) {
   for (auto _ : state) {
     const auto tree =
         tuw::tree::BuildTree(kind, blocks, kind == tuw::tree::TreeKind::kAdaptive ? -1 : p / 2);
-    benchmark::DoNotOptimize(
-        irr::model::GatherTime(irr::model::FromHypercube(tree), blocks, {100, 1, 1}));
+    benchmark::DoNotOptimize(irr::model::GatherTime(irr::model::FromHypercube(tree), blocks,
+                                                    irr::model::CostParams{100, 1, 1}));
   }
   state.SetComplexityN(p);
 }

@@ -42,6 +42,7 @@ struct Options {
   std::string dp = "fast";
   std::int64_t max_mem = 0;
   std::string from_results, alpha_beta;  // predictions for measurements
+  bool two_level = false;
 };
 
 // The flags that describe a problem: --from-results takes the problem from its file.
@@ -70,7 +71,12 @@ const char* kFooter =
     "  Optimal_*_init: the model of the tree it executes (the exact DP up to p = 256, the\n"
     "  windowed one above, as the library; tree optimal-adaptive where the root ran TUW's\n"
     "  adaptive tree because the model saw less than 5 % gain; optimal-nodes where it ran the\n"
-    "  node-aware tree, from the raw file's node_starts, with messages inside a node free).\n\n"
+    "  node-aware tree, from the raw file's node_starts).\n"
+    "  --two-level: a message between two ranks of one node costs alpha_local + beta_local*s\n"
+    "  (fit.txt's alpha_local_us, beta_local_us_per_byte: irrfit with its peer on another\n"
+    "  node measures them; nodes from the raw file's contiguous node_starts) in the trees'\n"
+    "  model times (model_us, adaptive_us, oblivious_us, linear_us); the lower bound takes the\n"
+    "  cheaper level; optimal_us stays the one-level DP's optimum (the 2018 paper's).\n\n"
     "Exit status: 0 success, 2 bad arguments or input.";
 
 int Fail(const std::string& message) {
@@ -79,21 +85,22 @@ int Fail(const std::string& message) {
 }
 
 int FromResults(const Options& o) {
-  CostParams per_byte;
+  irr::model::FitCosts costs;
   std::vector<std::string> notes;
   std::string error;
   std::vector<irr::model::Prediction> rows;
   irr::model::PredictOptions options;
   options.dp = DpMethodFromName(o.dp);
   options.max_mem = static_cast<double>(o.max_mem);
-  if (!irr::model::ReadCosts(o.alpha_beta, &per_byte, &notes, &error) ||
-      !irr::model::Predict(o.from_results, per_byte, options, &rows, &notes, &error)) {
+  options.two_level = o.two_level;
+  if (!irr::model::ReadCosts(o.alpha_beta, &costs, &notes, &error) ||
+      !irr::model::Predict(o.from_results, costs, options, &rows, &notes, &error)) {
     return Fail(error);
   }
   for (const auto& note : notes) std::fprintf(stderr, "irrmodel: note: %s\n", note.c_str());
   const std::string text = o.format == "tsv"
                                ? irr::model::PredictionsTsv(rows)
-                               : irr::model::PredictionsTable(rows, per_byte, o.alpha_beta);
+                               : irr::model::PredictionsTable(rows, costs, o.alpha_beta);
   std::fputs(text.c_str(), stdout);
   return 0;
 }
@@ -211,6 +218,9 @@ int main(int argc, char** argv) {
            "memory the DP tables may use, e.g. 8G (default half of physical memory)");
   cli.Text("--from-results", &o.from_results, "an irrbench raw.csv: the model beside it");
   cli.Text("--alpha-beta", &o.alpha_beta, "the fit file (irrfit) for --from-results");
+  cli.Flag("--two-level", &o.two_level,
+           "--from-results: messages inside a node at the fit's alpha_local_us and "
+           "beta_local_us_per_byte (irrfit across nodes measures them)");
   cli.Footer(kFooter);
   std::string output, error;
   switch (cli.Parse(argc, argv, &output, &error)) {
@@ -230,8 +240,11 @@ int main(int argc, char** argv) {
     }
     o.root = root_text;
   }
-  if (cli.Given("--from-results") || cli.Given("--alpha-beta")) {
-    if (!cli.Given("--from-results")) return Fail("--alpha-beta needs --from-results raw.csv");
+  if (cli.Given("--from-results") || cli.Given("--alpha-beta") || cli.Given("--two-level")) {
+    if (!cli.Given("--from-results")) {
+      return Fail(std::string(cli.Given("--two-level") ? "--two-level" : "--alpha-beta") +
+                  " needs --from-results raw.csv");
+    }
     if (!cli.Given("--alpha-beta")) {
       return Fail("--from-results needs --alpha-beta FILE (the cost parameters: run irrfit)");
     }

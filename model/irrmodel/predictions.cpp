@@ -64,21 +64,22 @@ void AddBreakEven(std::vector<Prediction>* rows) {
 
 }  // namespace
 
-bool ReadCosts(const std::string& fit_path, CostParams* per_byte, std::vector<std::string>* notes,
+bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::string>* notes,
                std::string* error) {
   formats::Fit fit;
   if (!formats::ReadFit(fit_path, &fit, notes, error)) {
     *error = "--alpha-beta: " + *error;
     return false;
   }
-  per_byte->alpha = fit.alpha_us;
-  per_byte->beta = fit.beta_us_per_byte;
-  per_byte->gamma = fit.gamma_us_per_byte;
+  costs->per_byte = {fit.alpha_us, fit.beta_us_per_byte, fit.gamma_us_per_byte};
+  costs->has_local = fit.has_local;
+  costs->local = {fit.alpha_local_us, fit.beta_local_us_per_byte, fit.gamma_us_per_byte};
   return true;
 }
 
-bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptions& options,
+bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOptions& options,
              std::vector<Prediction>* rows, std::vector<std::string>* notes, std::string* error) {
+  const CostParams& c = costs.per_byte;
   formats::RawFile file;
   if (!formats::ReadRawFile(raw_csv, &file, error)) {
     *error = "--from-results: " + *error;
@@ -119,6 +120,19 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
   for (std::size_t k = 0; k < node_starts.size() && node_starts[k] < file_p; ++k) {
     const int end = k + 1 < node_starts.size() ? std::min(node_starts[k + 1], file_p) : file_p;
     node_first.resize(end, node_starts[k]);
+  }
+  const tuw::tree::TwoLevelCosts two_level{c, costs.local, node_first};
+  if (options.two_level && !costs.has_local) {
+    *error =
+        "--two-level: the fit file has no alpha_local_us and beta_local_us_per_byte (irrfit "
+        "writes them where its peer is on another node and rank 0's node holds another rank)";
+    return false;
+  }
+  if (options.two_level && (node_first.empty() || static_cast<int>(node_first.size()) != file_p)) {
+    *error = "--two-level: '" + raw_csv + "' does not give every rank's node (node_starts=" +
+             (meta.count("node_starts") ? meta["node_starts"] : std::string("absent")) +
+             "; irrbench records contiguous nodes)";
+    return false;
   }
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
@@ -166,10 +180,15 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
     row.min_us = *std::min_element(mc.seconds.begin(), mc.seconds.end()) * 1e6;
     row.median_us = irr::fit::Median(mc.seconds) * 1e6;
     const bool scatter = op->family == "scatter";
-    auto tree_time = [&](TreeType type, const TreeOptions& tree_options = {}) {
-      return scatter ? ScatterTime(BuildSequencedTree(type, blocks, c, mc.root, tree_options),
-                                   blocks, c)
-                     : TreeCost(type, blocks, c, mc.root, tree_options).time;
+    row.two_level = options.two_level && static_cast<int>(node_first.size()) == mc.p;
+    auto time_of = [&](const SequencedTree& tree) {
+      if (row.two_level) {
+        return scatter ? ScatterTime(tree, blocks, two_level) : GatherTime(tree, blocks, two_level);
+      }
+      return scatter ? ScatterTime(tree, blocks, c) : GatherTime(tree, blocks, c);
+    };
+    auto tree_time = [&](TreeType type) {
+      return time_of(BuildSequencedTree(type, blocks, c, mc.root));
     };
     row.adaptive_us = tree_time(TreeType::kAdaptive);
     row.oblivious_us = tree_time(TreeType::kOblivious);
@@ -182,7 +201,9 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
       const tuw::tree::ExecutedTree executed = tuw::tree::OptimalInitTree(
           blocks, c, mc.root, tuw::tree::ExecutedDpMethod(mc.p),
           static_cast<int>(node_first.size()) == mc.p ? node_first : std::vector<int>{});
-      row.model_us = scatter ? executed.scatter_time : executed.time;
+      row.model_us = row.two_level ? time_of(executed.tree)
+                     : scatter     ? executed.scatter_time
+                                   : executed.time;
       row.tree = executed.nodes     ? "optimal-nodes"
                  : executed.optimal ? "optimal"
                                     : "optimal-adaptive";
@@ -202,7 +223,14 @@ bool Predict(const std::string& raw_csv, const CostParams& c, const PredictOptio
       notes->push_back("optimal tree skipped: its DP for p = " + std::to_string(mc.p) + " needs " +
                        std::to_string(DpBytes(mc.p) >> 20) + " MiB, more than --max-mem");
     }
-    row.lower_bound_us = LowerBound(blocks, c, mc.root).time;
+    // One port at the root: everything not its own comes in at the cheaper level's costs at best.
+    CostParams bound = c;
+    if (row.two_level &&
+        std::count(node_first.begin(), node_first.end(), node_first[mc.root]) > 1) {
+      bound.alpha = std::min(c.alpha, costs.local.alpha);
+      bound.beta = std::min(c.beta, costs.local.beta);
+    }
+    row.lower_bound_us = LowerBound(blocks, bound, mc.root).time;
     rows->push_back(row);
   }
   if (rows->empty()) {

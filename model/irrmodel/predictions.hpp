@@ -33,21 +33,35 @@ struct Prediction {
   // applicable or never (the persistent op is not faster).
   double setup_us, break_even_calls, model_break_even_calls;
   double construction_us;  // the model of TUW's construction at this p
+  bool two_level = false;  // model_us and the trees' times with the costs inside a node
 };
 
 struct PredictOptions {
   DpMethod dp = DpMethod::kFast;
-  double max_mem = 0;  // bytes the optimal DP may use; beyond, optimal_us is NaN
+  double max_mem = 0;      // bytes the optimal DP may use; beyond, optimal_us is NaN
+  bool two_level = false;  // messages inside a node at the fit's local costs
 };
 
-// Reads the fit file's alpha, beta, gamma (per byte, in microseconds). False with *error.
-bool ReadCosts(const std::string& fit_path, CostParams* per_byte, std::vector<std::string>* notes,
+// A fit's costs, per byte, in microseconds: across nodes (alpha, beta; gamma the root's copy)
+// and, where irrfit measured them, inside a node (shared memory).
+struct FitCosts {
+  CostParams per_byte;
+  bool has_local = false;
+  CostParams local;
+};
+
+// Reads the fit file. False with *error.
+bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::string>* notes,
                std::string* error);
+
+// options.two_level: tree times with messages inside a node at the fit's local costs (an error
+// where the fit has none or the raw file's node_starts does not give every rank's node); the
+// optimal DP stays the paper's one-level model, the lower bound takes the cheaper level.
 
 // One row per measured case with status ok (harness operations are left out). The problem is
 // regenerated from the file's p, seed, rho and the case's distribution and b, and checked
 // against the m and m' recorded in it. False with *error on an unusable file.
-bool Predict(const std::string& raw_csv, const CostParams& per_byte, const PredictOptions& options,
+bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOptions& options,
              std::vector<Prediction>* rows, std::vector<std::string>* notes, std::string* error);
 
 }  // namespace irr::model

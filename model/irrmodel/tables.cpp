@@ -1,5 +1,6 @@
 #include "tables.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -95,12 +96,19 @@ std::string PredictionsTsv(const std::vector<Prediction>& rows) {
   return out;
 }
 
-std::string PredictionsTable(const std::vector<Prediction>& rows, const CostParams& per_byte,
+std::string PredictionsTable(const std::vector<Prediction>& rows, const FitCosts& costs,
                              const std::string& fit_path) {
+  const CostParams& per_byte = costs.per_byte;
   std::string out = Printf(
       "Measured vs the linear cost model: alpha = %.4g us, beta = %.4g us/byte, gamma = %.4g "
       "us/byte (%s); times in us, m in elements\n",
       per_byte.alpha, per_byte.beta, per_byte.gamma, fit_path.c_str());
+  if (std::any_of(rows.begin(), rows.end(), [](const Prediction& r) { return r.two_level; })) {
+    out += Printf(
+        "Two levels: inside a node alpha = %.4g us, beta = %.4g us/byte (optimal: the one-level "
+        "DP's)\n",
+        costs.local.alpha, costs.local.beta);
+  }
   out += Printf("%-18s %-11s %6s %9s %-9s %10s %10s %10s %7s %10s %10s %s\n", "op", "distribution",
                 "b", "m", "tree", "min", "median", "model", "med/mod", "optimal", "bound",
                 "  setup break-even calls (measured/model)");

@@ -35,7 +35,7 @@ std::string ModelTable(const std::vector<ModelRow>& rows, const std::vector<std:
                        const ModelTableHeading& heading);
 
 std::string PredictionsTsv(const std::vector<Prediction>& rows);
-std::string PredictionsTable(const std::vector<Prediction>& rows, const CostParams& per_byte,
+std::string PredictionsTable(const std::vector<Prediction>& rows, const FitCosts& costs,
                              const std::string& fit_path);
 
 }  // namespace irr::model

@@ -308,6 +308,51 @@ def test_node_aware_tree_hand_computed(tmp_path):
         assert set(table["tree"]) <= {"optimal", "optimal-adaptive"}, meta
 
 
+def test_two_level_model_hand_computed(tmp_path):
+    # p = 4 on two nodes {0, 1} and {2, 3}, root 2, Same b = 1: blocks of 4 B. Across nodes
+    # alpha 10, beta 0.5/B (a block: 12); inside a node alpha 2, beta 0.25/B (a block: 3);
+    # gamma 0.25/B (the root's copy: 1). The star (Linear_*): 1 + 12 + 12 + 3 = 28 (one level:
+    # 1 + 3 * 12 = 37), gather and scatter alike. The bound: the cheaper level for all 12 B,
+    # 2 + 0.25 * 12 + 1 = 6 (one level: 10 + 6 + 1 = 17).
+    cases = [("Linear_Gatherv", "same", 1, 4, 4, [30e-6] * 3),
+             ("Linear_Scatterv", "same", 1, 4, 4, [30e-6] * 3),
+             ("TUW_Gatherv", "same", 1, 4, 4, [30e-6] * 3)]
+    raw = write_raw(tmp_path / "raw.csv", cases, meta=[("node_starts", "0 2")])
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT + "alpha_local_us=2\nbeta_local_us_per_byte=0.25\n")
+    one, _ = predictions(raw, fit)
+    two, _ = predictions(raw, fit, "--two-level")
+    one, two = one.set_index("op"), two.set_index("op")
+    for op in ("Linear_Gatherv", "Linear_Scatterv"):
+        assert one.loc[op, "model_us"] == pytest.approx(37)
+        assert two.loc[op, "model_us"] == pytest.approx(28)
+        assert one.loc[op, "lower_bound_us"] == pytest.approx(17)
+        assert two.loc[op, "lower_bound_us"] == pytest.approx(6)
+    # The DP's optimum stays one-level; the adaptive tree cannot get dearer with cheaper messages.
+    assert (two["optimal_us"] == one["optimal_us"]).all()
+    assert two.loc["TUW_Gatherv", "model_us"] < one.loc["TUW_Gatherv", "model_us"]
+    # Inside a node at the costs across: the one-level model, every column.
+    fit.write_text(FIT + "alpha_local_us=10\nbeta_local_us_per_byte=0.5\n")
+    same, _ = predictions(raw, fit, "--two-level")
+    pd.testing.assert_frame_equal(same.set_index("op"), one)
+
+
+@pytest.mark.parametrize("fit_extra,meta,message", [
+    ("", [("node_starts", "0 2")], "the fit file has no alpha_local_us"),
+    ("alpha_local_us=2\nbeta_local_us_per_byte=0.25\n", [], "node_starts=absent"),
+    ("alpha_local_us=2\nbeta_local_us_per_byte=0.25\n", [("node_starts", "non-contiguous")],
+     "node_starts=non-contiguous"),
+    ("alpha_local_us=2\n", [("node_starts", "0 2")], "only one of alpha_local_us"),
+])
+def test_two_level_refusals_named(tmp_path, fit_extra, meta, message):
+    raw = write_raw(tmp_path / "raw.csv", [("Linear_Gatherv", "same", 1, 4, 4, [3e-5])], meta=meta)
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT + fit_extra)
+    result = irrmodel("--from-results", raw, "--alpha-beta", fit, "--two-level")
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
 def test_bad_node_starts_named(tmp_path):
     fit = tmp_path / "fit.txt"
     fit.write_text(FIT)

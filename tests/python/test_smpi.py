@@ -45,6 +45,36 @@ def test_small_run_is_a_valid_simulated_result(small_runs):
         assert (run / name).stat().st_size > 0, name
 
 
+def test_irrfit_measures_both_levels_of_the_platform(small_runs):
+    """irrfit ping-pongs rank 0 with rank 16 (the next node) and with rank 1 (its own node). The
+    4-byte one-way times must be the platform's, by hand from harness/platforms/paper-560.xml:
+    route latency x SMPI's small-message latency factor (2.01467 x 0.75) + the send and receive
+    overheads (0.3 us each): across nodes 2 x 0.6 + 0.1 us of links, inside 0.4 us of loopback."""
+    run, _ = small_runs
+    fit = dict(line.split("=", 1) for line in (run / "fit.txt").read_text().splitlines()
+               if "=" in line and not line.startswith("#") and not line.startswith("point="))
+    points = [line.split("=", 1)[1].split() for line in (run / "fit.txt").read_text().splitlines()
+              if line.startswith("point=")]
+    assert fit["peer"] == "16" and fit["same_node"] == "no" and fit["local_peer"] == "1"
+    bytes4 = [p for p in points if p[0] == "4"][0]
+    factor = 2.01467 * 0.75
+    assert float(bytes4[1]) == pytest.approx(1.3 * factor + 0.6, rel=0.02)  # across nodes
+    assert float(bytes4[4]) == pytest.approx(0.4 * factor + 0.6, rel=0.02)  # inside a node
+    assert float(fit["alpha_local_us"]) < float(fit["alpha_us"])
+    # irrmodel --two-level on the run: the trees get cheaper, never dearer.
+    two = subprocess.run([str(ROOT / "build" / "openmpi" / "model" / "irrmodel"), "--from-results",
+                          str(run / "raw.csv"), "--alpha-beta", str(run / "fit.txt"),
+                          "--two-level", "--format", "tsv"], capture_output=True, text=True)
+    assert two.returncode == 0, two.stderr
+    one = (run / "model.tsv").read_text().splitlines()
+    rows = two.stdout.splitlines()
+    header = rows[0].split("\t")
+    assert header == one[0].split("\t") and len(rows) == len(one)
+    col = header.index("adaptive_us")
+    for a, b in zip(rows[1:], one[1:]):
+        assert float(a.split("\t")[col]) <= float(b.split("\t")[col]), (a, b)
+
+
 def test_the_same_experiment_gives_identical_times(small_runs):
     first, second = small_runs
     _, rows_a = read(first / "raw.csv")
