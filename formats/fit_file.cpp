@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 namespace irr::formats {
 namespace {
@@ -16,6 +17,44 @@ std::string Number(double x) {
 }
 
 }  // namespace
+
+std::string FormatPoint(const FitPoint& point) {
+  char bytes[32];  // sizes in full: the measured curve is read back at them
+  std::snprintf(bytes, sizeof bytes, "%.15g", point.bytes);
+  std::string text = std::string(bytes) + " " + Number(point.one_way_us) + " " +
+                     Number(point.fitted_us) + " " + Number(point.copy_us);
+  if (!std::isnan(point.local_one_way_us)) text += " " + Number(point.local_one_way_us);
+  return text;
+}
+
+bool ReadPoints(const Fit& fit, const std::string& path, std::vector<FitPoint>* points,
+                std::string* error) {
+  points->clear();
+  std::size_t columns = 0;
+  for (const auto& [key, value] : fit.other) {
+    if (key != "point") continue;
+    std::istringstream in(value);
+    std::vector<double> x;
+    std::string word;
+    bool numbers = true;
+    while (in >> word) {
+      char* end = nullptr;
+      x.push_back(std::strtod(word.c_str(), &end));
+      numbers = numbers && *end == '\0' && std::isfinite(x.back()) && x.back() >= 0;
+    }
+    if (columns == 0) columns = x.size();
+    const bool rising = points->empty() || x.empty() || x[0] > points->back().bytes;
+    if (!numbers || (x.size() != 4 && x.size() != 5) || x.size() != columns || !rising) {
+      *error = "'" + path + "': point=" + value + " is not " +
+               (rising ? "4 or 5 numbers >= 0 like the lines before it (bytes, one-way us, "
+                         "fitted us, copy us[, one-way us inside a node])"
+                       : "a larger size than the line before it");
+      return false;
+    }
+    points->push_back({x[0], x[1], x[2], x[3], x.size() == 5 ? x[4] : std::nan("")});
+  }
+  return true;
+}
 
 std::string FormatFit(const Fit& fit, const std::string& comment) {
   std::string text;

@@ -7,6 +7,7 @@
 // lines with the measurements) is kept as it is.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,19 @@ struct Fit {
 };
 
 std::string FormatFit(const Fit& fit, const std::string& comment);
+
+// One 'point' line (a value of Fit::other): a message size irrfit measured - bytes, the measured
+// one-way time, the fitted line's time, the measured self-copy time, and where irrfit measured
+// inside a node too (alpha_local_us), the measured one-way time there; all in microseconds.
+struct FitPoint {
+  double bytes = 0, one_way_us = 0, fitted_us = 0, copy_us = 0;
+  double local_one_way_us = std::nan("");  // NaN: not measured
+};
+std::string FormatPoint(const FitPoint& point);
+// The fit's point lines in file order. False with *error naming `path` and the line unless each
+// has four or five numbers >= 0, all the same count, with rising sizes.
+bool ReadPoints(const Fit& fit, const std::string& path, std::vector<FitPoint>* points,
+                std::string* error);
 
 // Reads `path`. False with *error naming the file and the bad key; a missing gamma is a note
 // ("local copies cost beta") and gamma = beta; one of the two local keys without the other is an

@@ -202,11 +202,10 @@ int main(int argc, char** argv) {
       fit.other.emplace_back("local_max_relative_residual", num(inside_node.max_relative_residual));
     }
     for (std::size_t i = 0; i < sizes.size(); ++i) {
-      std::string point = num(sizes[i]) + " " + num(one_way[i]) + " " +
-                          num(message.intercept + message.slope * sizes[i]) + " " +
-                          num(copy_times[i]);
-      if (local_peer > 0) point += " " + num(local_one_way[i]);
-      fit.other.emplace_back("point", point);
+      irr::formats::FitPoint point{sizes[i], one_way[i],
+                                   message.intercept + message.slope * sizes[i], copy_times[i]};
+      if (local_peer > 0) point.local_one_way_us = local_one_way[i];
+      fit.other.emplace_back("point", irr::formats::FormatPoint(point));
     }
     const std::string text = irr::formats::FormatFit(
         fit,

@@ -22,6 +22,7 @@ using tuw::tree::SequencedTree;
 // live with the trees too, as Optimal_*_init compares trees with them.
 using tuw::tree::FromHypercube;
 using tuw::tree::GatherTime;
+using tuw::tree::MeasuredCurve;
 using tuw::tree::ScatterTime;
 using tuw::tree::TwoLevelCosts;
 

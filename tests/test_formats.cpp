@@ -3,6 +3,7 @@
 // of operations; and irrbench's binding of every row to a call (harness/operations.cpp).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -144,6 +145,46 @@ TEST(FitFile, WrittenFitIsReadBackAndBadValuesNamed) {
                                 "beta_local_us_per_byte=1\n"),
                        &bad, &notes, &error));
   EXPECT_NE(error.find("alpha_local_us=x is not a number >= 0"), std::string::npos) << error;
+}
+
+TEST(FitFile, PointLinesAreReadBackAndBadOnesNamed) {
+  // Written as irrfit writes them, read back as irrmodel --measured-costs reads them.
+  Fit fit;
+  fit.alpha_us = 1;
+  fit.beta_us_per_byte = 0.001;
+  const FitPoint small{4, 2.5, 1.004, 0.01, 1.25};
+  const FitPoint large{1048576, 1100.5, 1049.6, 80, 310.25};
+  fit.other = {{"tool", "irrfit"}, {"point", FormatPoint(small)}, {"point", FormatPoint(large)}};
+  EXPECT_EQ(FormatPoint(large), "1048576 1100.5 1049.6 80 310.25");  // sizes in full
+  Fit back;
+  std::vector<std::string> notes;
+  std::string error;
+  ASSERT_TRUE(ReadFit(TempFile("points.txt", FormatFit(fit, "c")), &back, &notes, &error)) << error;
+  std::vector<FitPoint> points;
+  ASSERT_TRUE(ReadPoints(back, "points.txt", &points, &error)) << error;
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_DOUBLE_EQ(points[1].bytes, 1048576);
+  EXPECT_DOUBLE_EQ(points[1].one_way_us, 1100.5);
+  EXPECT_DOUBLE_EQ(points[1].fitted_us, 1049.6);
+  EXPECT_DOUBLE_EQ(points[1].copy_us, 80);
+  EXPECT_DOUBLE_EQ(points[0].local_one_way_us, 1.25);
+  // Four columns: nothing measured inside a node.
+  fit.other = {{"point", FormatPoint({4, 2.5, 1.004, 0.01})}};
+  EXPECT_EQ(fit.other[0].second, "4 2.5 1.004 0.01");
+  ASSERT_TRUE(ReadPoints(fit, "f", &points, &error)) << error;
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_TRUE(std::isnan(points[0].local_one_way_us));
+  for (const auto& [bad_line, message] : std::vector<std::pair<std::string, std::string>>{
+           {"8 1 2", "point=8 1 2 is not 4 or 5 numbers >= 0"},
+           {"8 1 2 x", "point=8 1 2 x is not 4 or 5 numbers"},
+           {"8 -1 2 0", "point=8 -1 2 0 is not 4 or 5 numbers"},
+           {"8 1 2 0 1", "point=8 1 2 0 1 is not 4 or 5 numbers >= 0 like the lines before it"},
+           {"2 1 2 0", "point=2 1 2 0 is not a larger size than the line before it"}}) {
+    Fit bad = fit;
+    bad.other.emplace_back("point", bad_line);
+    EXPECT_FALSE(ReadPoints(bad, "bad.txt", &points, &error)) << bad_line;
+    EXPECT_NE(error.find("'bad.txt': " + message), std::string::npos) << error;
+  }
 }
 
 TEST(Cli, OneRuleForSizesListsAndNumbers) {

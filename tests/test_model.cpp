@@ -200,6 +200,53 @@ TEST(HandComputed, TwoLevelBinomialOnFourProcessors) {
                std::invalid_argument);
 }
 
+TEST(HandComputed, MeasuredCurveInterpolates) {
+  // Measured at 4, 8, 16 units: 2, 2.5, 4. Between: linear; beyond: the end segments' slopes
+  // (0.125 below 4, 0.1875 above 16), never below 0; nothing for 0 units.
+  const irr::model::MeasuredCurve curve({4, 8, 16}, {2, 2.5, 4});
+  EXPECT_DOUBLE_EQ(curve.Comm(6), 2.25);
+  EXPECT_DOUBLE_EQ(curve.Comm(8), 2.5);
+  EXPECT_DOUBLE_EQ(curve.Comm(12), 3.25);
+  EXPECT_DOUBLE_EQ(curve.Comm(16), 4);
+  EXPECT_DOUBLE_EQ(curve.Comm(32), 7);
+  EXPECT_DOUBLE_EQ(curve.Comm(2), 1.75);
+  EXPECT_DOUBLE_EQ(curve.Comm(0), 0);
+  EXPECT_DOUBLE_EQ(irr::model::MeasuredCurve({4, 8}, {1, 5}).Comm(1), 0);  // 1 - 3, clamped
+  EXPECT_THROW(irr::model::MeasuredCurve({4}, {1}), std::invalid_argument);
+  EXPECT_THROW(irr::model::MeasuredCurve({8, 4}, {1, 2}), std::invalid_argument);
+  EXPECT_THROW(irr::model::MeasuredCurve({4, 8}, {1, -2}), std::invalid_argument);
+  EXPECT_THROW(irr::model::MeasuredCurve({4, 8}, {1}), std::invalid_argument);
+}
+
+TEST(HandComputed, MeasuredCostsOnFourProcessors) {
+  // Blocks of 4 units, gamma 0.25 (a copy: 1); root 0 copies, receives 1, then 2, which has
+  // copied and received 3. Across nodes the curve above (4 units: 2, 8 units: 2.5).
+  // One level (every rank its own node): rank 2 at max(1, 1) + 2 = 3; the root at
+  // max(1, 1) + 2 = 3, then max(3, 3) + 2.5 = 5.5. Scatter: 0 -> 2 at 2.5, 0 -> 1 at 4.5,
+  // copy 5.5; 2 -> 3 at 4.5, copies 5.5.
+  const V blocks{4, 4, 4, 4};
+  const CostParams line{100, 100, 0.25};  // the line is not used where the curve is given
+  const irr::model::MeasuredCurve network({4, 8, 16}, {2, 2.5, 4});
+  tuw::tree::SequencedTree tree;
+  tree.root = 0;
+  tree.steps = {{tuw::tree::SequencedTree::kCopy, 1, 2},
+                {tuw::tree::SequencedTree::kCopy},
+                {tuw::tree::SequencedTree::kCopy, 3},
+                {tuw::tree::SequencedTree::kCopy}};
+  const irr::model::TwoLevelCosts one{line, line, {0, 1, 2, 3}, network, network};
+  EXPECT_DOUBLE_EQ(GatherTime(tree, blocks, one), 5.5);
+  EXPECT_DOUBLE_EQ(ScatterTime(tree, blocks, one), 5.5);
+  // Nodes {0, 1} and {2, 3}, inside a node 1 per 4 units: rank 2 at 1 + 1 = 2, the root at
+  // 1 + 1 = 2, then 2 + 2.5 = 4.5; scatter 2.5 + 1 + 1 = 4.5 on every path.
+  const irr::model::TwoLevelCosts two{
+      line, line, {0, 0, 2, 2}, network, irr::model::MeasuredCurve({4, 8}, {1, 1.5})};
+  EXPECT_DOUBLE_EQ(GatherTime(tree, blocks, two), 4.5);
+  EXPECT_DOUBLE_EQ(ScatterTime(tree, blocks, two), 4.5);
+  // Only the network measured: inside a node the local line, 0.5 + 0.25 * 4 = 1.5.
+  const irr::model::TwoLevelCosts mixed{line, {0.5, 0.25, 0.25}, {0, 0, 2, 2}, network};
+  EXPECT_DOUBLE_EQ(GatherTime(tree, blocks, mixed), 2.5 + 2.5);
+}
+
 TEST(HandComputed, OptimalOnTwoAndThree) {
   // p = 2, blocks 5 and 1: root 0 copies 5 while nothing else runs, then receives 1: 5 + 11;
   // root 1 receives 5 (15) then copies 1: 16. gamma = 0: root 0, 11.
@@ -357,6 +404,13 @@ TEST(Identities, TreesReconstructedScatterEqualsGatherAndBoundsHold) {
         const irr::model::TwoLevelCosts same{c, c, node_first};
         EXPECT_DOUBLE_EQ(GatherTime(tree, m, same), cost.time);
         EXPECT_DOUBLE_EQ(ScatterTime(tree, m, same), cost.time);
+        // Costs measured on the line itself (sizes 1 .. 2^20) are the line.
+        std::vector<double> sizes, times;
+        for (double s = 1; s <= 1 << 20; s *= 4) sizes.push_back(s), times.push_back(c.Comm(s));
+        const irr::model::MeasuredCurve on_line(sizes, times);
+        const irr::model::TwoLevelCosts measured{c, c, node_first, on_line, on_line};
+        EXPECT_NEAR(GatherTime(tree, m, measured), cost.time, 1e-9 * cost.time);
+        EXPECT_NEAR(ScatterTime(tree, m, measured), cost.time, 1e-9 * cost.time);
         EXPECT_EQ(tree.root, cost.root);
         EXPECT_GE(cost.time, irr::model::LowerBound(m, c, cost.root).time - 1e-9);
         if (r >= 0) {

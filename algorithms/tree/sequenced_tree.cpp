@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace tuw::tree {
 namespace {
@@ -85,6 +86,28 @@ void CheckNodes(const std::vector<std::int64_t>& blocks, const TwoLevelCosts& c)
 }
 
 }  // namespace
+
+MeasuredCurve::MeasuredCurve(std::vector<double> units, std::vector<double> times)
+    : units_(std::move(units)), times_(std::move(times)) {
+  bool valid = units_.size() >= 2 && units_.size() == times_.size();
+  for (std::size_t k = 0; valid && k < units_.size(); ++k) {
+    valid = times_[k] >= 0 && (k == 0 || units_[k] > units_[k - 1]);
+  }
+  if (!valid) {
+    throw std::invalid_argument("MeasuredCurve: " + std::to_string(units_.size()) + " sizes and " +
+                                std::to_string(times_.size()) +
+                                " times; need at least two points, sizes rising, times >= 0");
+  }
+}
+
+double MeasuredCurve::Comm(double units) const {
+  if (units == 0) return 0;
+  // The segment [k - 1, k] that holds units, or the first or last one beyond the ends.
+  const std::size_t k = std::clamp<std::size_t>(
+      std::upper_bound(units_.begin(), units_.end(), units) - units_.begin(), 1, units_.size() - 1);
+  const double slope = (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
+  return std::max(0.0, times_[k - 1] + slope * (units - units_[k - 1]));
+}
 
 double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
                   const CostParams& c) {

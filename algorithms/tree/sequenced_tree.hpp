@@ -48,12 +48,35 @@ double ScatterTime(const SequencedTree& tree, const std::vector<std::int64_t>& b
 // Two levels of message cost: on a cluster of multi-core nodes a message between two processes
 // of one node goes through shared memory and costs `local` (irrfit's alpha_local_us,
 // beta_local_us_per_byte), any other `network`. node_first[i]: the lowest rank on rank i's node
-// (node_tree.hpp). The one-level functions above are these with local == network.
+// (node_tree.hpp). The one-level functions above are these with local == network; one level
+// with measured costs: every rank its own node.
+// Message costs as measured at a few sizes instead of a line (PLogP-style, Kielmann et al.
+// 2000): irrfit's one-way times, linear between two measured sizes and along the first and last
+// segments beyond them (never below 0; nothing for 0 units). Where a protocol switches or the
+// bandwidth depends on the size, a line through all sizes misses mid-size messages by tens of
+// percent (results/simulated/README.md); the measured times do not.
+class MeasuredCurve {
+ public:
+  MeasuredCurve() = default;
+  // Throws std::invalid_argument unless there are at least two points, sizes rising and
+  // times >= 0.
+  MeasuredCurve(std::vector<double> units, std::vector<double> times);
+  bool empty() const { return units_.empty(); }
+  double Comm(double units) const;
+
+ private:
+  std::vector<double> units_, times_;
+};
 struct TwoLevelCosts {
   CostParams network, local;
   std::vector<int> node_first;
+  // Where not empty, a level's messages cost its measured curve instead of its line.
+  MeasuredCurve network_measured = {}, local_measured = {};
   double Comm(int from, int to, double units) const {
-    return node_first[from] == node_first[to] ? local.Comm(units) : network.Comm(units);
+    if (node_first[from] == node_first[to]) {
+      return local_measured.empty() ? local.Comm(units) : local_measured.Comm(units);
+    }
+    return network_measured.empty() ? network.Comm(units) : network_measured.Comm(units);
   }
 };
 // Throws std::invalid_argument unless node_first has one entry per block.

@@ -43,6 +43,7 @@ struct Options {
   std::int64_t max_mem = 0;
   std::string from_results, alpha_beta;  // predictions for measurements
   bool two_level = false;
+  bool measured = false;
 };
 
 // The flags that describe a problem: --from-results takes the problem from its file.
@@ -77,7 +78,12 @@ const char* kFooter =
     "  (fit.txt's alpha_local_us, beta_local_us_per_byte: irrfit with its peer on another\n"
     "  node measures them; nodes from the raw file's contiguous node_starts) in the trees'\n"
     "  model times (model_us, adaptive_us, oblivious_us, linear_us); the lower bound takes the\n"
-    "  cheaper level; optimal_us stays the one-level DP's optimum (the 2018 paper's).\n\n"
+    "  cheaper level; optimal_us stays the one-level DP's optimum (the 2018 paper's).\n"
+    "  --measured-costs: in the same model times a message of s bytes costs irrfit's measured\n"
+    "  one-way time at s (fit.txt's point lines, linear between two measured sizes, along the\n"
+    "  first or last segment beyond them; with --two-level the fifth column inside a node)\n"
+    "  instead of the fitted line: protocol switches and size-dependent bandwidth show;\n"
+    "  optimal_us and lower_bound_us stay the linear model's.\n\n"
     "Exit status: 0 success, 2 bad arguments or input.";
 
 int Fail(const std::string& message) {
@@ -94,6 +100,7 @@ int FromResults(const Options& o) {
   options.dp = DpMethodFromName(o.dp);
   options.max_mem = static_cast<double>(o.max_mem);
   options.two_level = o.two_level;
+  options.measured = o.measured;
   if (!irr::model::ReadCosts(o.alpha_beta, &costs, &notes, &error) ||
       !irr::model::Predict(o.from_results, costs, options, &rows, &notes, &error)) {
     return Fail(error);
@@ -222,6 +229,10 @@ int main(int argc, char** argv) {
   cli.Flag("--two-level", &o.two_level,
            "--from-results: messages inside a node at the fit's alpha_local_us and "
            "beta_local_us_per_byte (irrfit across nodes measures them)");
+  cli.Flag("--measured-costs", &o.measured,
+           "--from-results: each message at the fit's measured one-way time for its size (its "
+           "point lines, interpolated) instead of alpha + beta*s; with --two-level, inside a "
+           "node at the measured local time");
   cli.Footer(kFooter);
   std::string output, error;
   switch (cli.Parse(argc, argv, &output, &error)) {
@@ -241,11 +252,14 @@ int main(int argc, char** argv) {
     }
     o.root = root_text;
   }
-  if (cli.Given("--from-results") || cli.Given("--alpha-beta") || cli.Given("--two-level")) {
-    if (!cli.Given("--from-results")) {
-      return Fail(std::string(cli.Given("--two-level") ? "--two-level" : "--alpha-beta") +
-                  " needs --from-results raw.csv");
+  // The flags that only --from-results uses.
+  const std::vector<std::string> result_flags = {"--alpha-beta", "--two-level", "--measured-costs"};
+  for (const auto& flag : result_flags) {
+    if (cli.Given(flag) && !cli.Given("--from-results")) {
+      return Fail(flag + " needs --from-results raw.csv");
     }
+  }
+  if (cli.Given("--from-results")) {
     if (!cli.Given("--alpha-beta")) {
       return Fail("--from-results needs --alpha-beta FILE (the cost parameters: run irrfit)");
     }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -74,6 +75,21 @@ bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::st
   costs->per_byte = {fit.alpha_us, fit.beta_us_per_byte, fit.gamma_us_per_byte};
   costs->has_local = fit.has_local;
   costs->local = {fit.alpha_local_us, fit.beta_local_us_per_byte, fit.gamma_us_per_byte};
+  std::vector<formats::FitPoint> points;
+  if (!formats::ReadPoints(fit, fit_path, &points, error)) {
+    *error = "--alpha-beta: " + *error;
+    return false;
+  }
+  if (points.size() >= 2) {
+    std::vector<double> bytes, network, local;
+    for (const formats::FitPoint& point : points) {
+      bytes.push_back(point.bytes);
+      network.push_back(point.one_way_us);
+      local.push_back(point.local_one_way_us);
+    }
+    costs->measured = MeasuredCurve(bytes, network);
+    if (!std::isnan(local.front())) costs->measured_local = MeasuredCurve(bytes, local);
+  }
   return true;
 }
 
@@ -121,7 +137,18 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     const int end = k + 1 < node_starts.size() ? std::min(node_starts[k + 1], file_p) : file_p;
     node_first.resize(end, node_starts[k]);
   }
-  const tuw::tree::TwoLevelCosts two_level{c, costs.local, node_first};
+  if (options.measured && costs.measured.empty()) {
+    *error =
+        "--measured-costs: the fit file has fewer than two point= lines (irrfit writes one per "
+        "measured message size)";
+    return false;
+  }
+  if (options.measured && options.two_level && costs.measured_local.empty()) {
+    *error =
+        "--measured-costs --two-level: the fit file's point= lines have no fifth column, the "
+        "one-way time inside a node (irrfit writes it with alpha_local_us)";
+    return false;
+  }
   if (options.two_level && !costs.has_local) {
     *error =
         "--two-level: the fit file has no alpha_local_us and beta_local_us_per_byte (irrfit "
@@ -133,6 +160,14 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
              (meta.count("node_starts") ? meta["node_starts"] : std::string("absent")) +
              "; irrbench records contiguous nodes)";
     return false;
+  }
+  // The trees' prices other than the line: two levels, or one level with measured costs
+  // (every rank its own node, node_first filled per p).
+  tuw::tree::TwoLevelCosts two_level{c, costs.local, node_first};
+  tuw::tree::TwoLevelCosts one_level_measured{c, c, {}, costs.measured, costs.measured};
+  if (options.measured) {
+    two_level.network_measured = costs.measured;
+    two_level.local_measured = costs.measured_local;
   }
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
@@ -181,9 +216,15 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     row.median_us = irr::fit::Median(mc.seconds) * 1e6;
     const bool scatter = op->family == "scatter";
     row.two_level = options.two_level && static_cast<int>(node_first.size()) == mc.p;
+    row.measured = options.measured;
+    if (static_cast<int>(one_level_measured.node_first.size()) != mc.p) {
+      one_level_measured.node_first.resize(mc.p);
+      std::iota(one_level_measured.node_first.begin(), one_level_measured.node_first.end(), 0);
+    }
+    const tuw::tree::TwoLevelCosts& priced = row.two_level ? two_level : one_level_measured;
     auto time_of = [&](const SequencedTree& tree) {
-      if (row.two_level) {
-        return scatter ? ScatterTime(tree, blocks, two_level) : GatherTime(tree, blocks, two_level);
+      if (row.two_level || row.measured) {
+        return scatter ? ScatterTime(tree, blocks, priced) : GatherTime(tree, blocks, priced);
       }
       return scatter ? ScatterTime(tree, blocks, c) : GatherTime(tree, blocks, c);
     };
@@ -201,14 +242,15 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
       const tuw::tree::ExecutedTree executed = tuw::tree::OptimalInitTree(
           blocks, c, mc.root, tuw::tree::ExecutedDpMethod(mc.p),
           static_cast<int>(node_first.size()) == mc.p ? node_first : std::vector<int>{});
-      row.model_us = row.two_level ? time_of(executed.tree)
-                     : scatter     ? executed.scatter_time
-                                   : executed.time;
+      row.model_us = row.two_level || row.measured ? time_of(executed.tree)
+                     : scatter                     ? executed.scatter_time
+                                                   : executed.time;
       row.tree = executed.nodes     ? "optimal-nodes"
                  : executed.optimal ? "optimal"
                                     : "optimal-adaptive";
     }
-    row.construction_us = tuw::tree::CeilLog2(mc.p) * c.Comm(32);
+    row.construction_us =
+        tuw::tree::CeilLog2(mc.p) * (row.measured ? costs.measured.Comm(32) : c.Comm(32));
     // Gather and scatter trees cost the same (Traeff 2018, Section 2.2): one DP serves both.
     row.optimal_us = kNaN;
     if (static_cast<double>(DpBytes(mc.p)) <= options.max_mem) {

@@ -34,20 +34,25 @@ struct Prediction {
   double setup_us, break_even_calls, model_break_even_calls;
   double construction_us;  // the model of TUW's construction at this p
   bool two_level = false;  // model_us and the trees' times with the costs inside a node
+  bool measured = false;   // ... with the measured costs of each message size
 };
 
 struct PredictOptions {
   DpMethod dp = DpMethod::kFast;
   double max_mem = 0;      // bytes the optimal DP may use; beyond, optimal_us is NaN
   bool two_level = false;  // messages inside a node at the fit's local costs
+  bool measured = false;   // messages at the fit's measured one-way times, not its line
 };
 
 // A fit's costs, per byte, in microseconds: across nodes (alpha, beta; gamma the root's copy)
 // and, where irrfit measured them, inside a node (shared memory).
+// The measured one-way times of its point lines (empty where fewer than two sizes were
+// measured, or none inside a node).
 struct FitCosts {
   CostParams per_byte;
   bool has_local = false;
   CostParams local;
+  MeasuredCurve measured, measured_local;
 };
 
 // Reads the fit file. False with *error.
@@ -57,6 +62,9 @@ bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::st
 // options.two_level: tree times with messages inside a node at the fit's local costs (an error
 // where the fit has none or the raw file's node_starts does not give every rank's node); the
 // optimal DP stays the paper's one-level model, the lower bound takes the cheaper level.
+// options.measured: tree times with each message at the fit's measured one-way time for its size
+// (with two_level, inside a node at the measured local time; an error where the fit has no such
+// points); the optimal DP and the lower bound stay the linear model's.
 
 // One row per measured case with status ok (harness operations are left out). The problem is
 // regenerated from the file's p, seed, rho and the case's distribution and b, and checked

@@ -109,6 +109,11 @@ std::string PredictionsTable(const std::vector<Prediction>& rows, const FitCosts
         "DP's)\n",
         costs.local.alpha, costs.local.beta);
   }
+  if (std::any_of(rows.begin(), rows.end(), [](const Prediction& r) { return r.measured; })) {
+    out +=
+        "Measured costs: each message at the fit's measured one-way time for its size (point "
+        "lines, interpolated); optimal and bound: the linear model's\n";
+  }
   out += Printf("%-18s %-11s %6s %9s %-9s %10s %10s %10s %7s %10s %10s %s\n", "op", "distribution",
                 "b", "m", "tree", "min", "median", "model", "med/mod", "optimal", "bound",
                 "  setup break-even calls (measured/model)");

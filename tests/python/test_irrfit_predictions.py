@@ -353,6 +353,65 @@ def test_two_level_refusals_named(tmp_path, fit_extra, meta, message):
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 
+# irrfit's point lines (bytes, one-way us, fitted us, copy us, one-way us inside a node): 4 B
+# cost 3 across nodes and 1 inside, 8 B 5 and 1.5, 16 B 9 and 2.5 - not on FIT's line.
+POINTS = "point=4 3 12 0.1 1\npoint=8 5 14 0.1 1.5\npoint=16 9 18 0.1 2.5\n"
+
+
+def test_measured_costs_hand_computed(tmp_path):
+    # p = 4 on nodes {0, 1} and {2, 3}, root 2, Same b = 1 (blocks of 4 B), the root's copy 1.
+    # One level: the star 1 + 3 * 3 = 10; TUW's tree: 0 -> 1 and 3 -> 2 ready at 1 + 3 = 4, then
+    # {0, 1} -> 2 with 8 B: 4 + 5 = 9. Two levels: the star 1 + 3 + 3 + 1 (rank 3 inside) = 8;
+    # TUW: 0 -> 1 and 3 -> 2 inside, 1 + 1 = 2, then 2 + 5 = 7. Gather and scatter alike.
+    cases = [("Linear_Gatherv", "same", 1, 4, 4, [30e-6] * 3),
+             ("Linear_Scatterv", "same", 1, 4, 4, [30e-6] * 3),
+             ("TUW_Gatherv", "same", 1, 4, 4, [30e-6] * 3),
+             ("TUW_Scatterv", "same", 1, 4, 4, [30e-6] * 3)]
+    raw = write_raw(tmp_path / "raw.csv", cases, meta=[("node_starts", "0 2")])
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT + "alpha_local_us=2\nbeta_local_us_per_byte=0.25\n" + POINTS)
+    line, _ = predictions(raw, fit)
+    one, _ = predictions(raw, fit, "--measured-costs")
+    two, _ = predictions(raw, fit, "--measured-costs", "--two-level")
+    one, two, line = one.set_index("op"), two.set_index("op"), line.set_index("op")
+    expected = {"Linear": (10, 8), "TUW": (9, 7)}
+    for op in cases:
+        one_level, two_levels = expected[op[0].split("_")[0]]
+        assert one.loc[op[0], "model_us"] == pytest.approx(one_level), op
+        assert two.loc[op[0], "model_us"] == pytest.approx(two_levels), op
+    assert line.loc["Linear_Gatherv", "model_us"] == pytest.approx(37)  # the line: 1 + 3 * 12
+    # The DP's optimum and the bound stay the linear model's.
+    for frame in (one, two):
+        assert (frame["optimal_us"] == line["optimal_us"]).all()
+    assert (one["lower_bound_us"] == line["lower_bound_us"]).all()
+    table = irrmodel("--from-results", raw, "--alpha-beta", fit, "--measured-costs")
+    assert "Measured costs: each message at the fit's measured one-way time" in table.stdout
+
+
+@pytest.mark.parametrize("points,args,message", [
+    ("", ["--measured-costs"], "--measured-costs: the fit file has fewer than two point= lines"),
+    ("point=4 3 12 0.1\npoint=8 5 14 0.1\n", ["--measured-costs", "--two-level"],
+     "have no fifth column"),
+    ("point=4 3 12\n", [], "point=4 3 12 is not 4 or 5 numbers >= 0"),
+    ("point=8 5 14 0.1\npoint=4 3 12 0.1\n", ["--measured-costs"],
+     "point=4 3 12 0.1 is not a larger size than the line before it"),
+])
+def test_measured_costs_refusals_named(tmp_path, points, args, message):
+    raw = write_raw(tmp_path / "raw.csv", [("Linear_Gatherv", "same", 1, 4, 4, [3e-5])],
+                    meta=[("node_starts", "0 2")])
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT + "alpha_local_us=2\nbeta_local_us_per_byte=0.25\n" + points)
+    result = irrmodel("--from-results", raw, "--alpha-beta", fit, *args)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_measured_costs_need_results():
+    result = irrmodel("--measured-costs")
+    assert result.returncode == 2
+    assert "--measured-costs needs --from-results raw.csv" in result.stderr
+
+
 def test_bad_node_starts_named(tmp_path):
     fit = tmp_path / "fit.txt"
     fit.write_text(FIT)
