@@ -61,6 +61,11 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
   CountSend(count, type, tag, dest);
   return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
+int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  CountSend(count, type, tag, dest);
+  return PMPI_Issend(buf, count, type, dest, tag, comm, request);
+}
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
              MPI_Status* status) {
   CountRecv(count, type, tag, source);

@@ -73,6 +73,11 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
   if (InjectHere()) return kInjectedError;
   return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
+int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  if (InjectHere()) return kInjectedError;
+  return PMPI_Issend(buf, count, type, dest, tag, comm, request);
+}
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
              MPI_Status* status) {
   if (InjectHere()) return kInjectedError;

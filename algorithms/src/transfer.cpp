@@ -168,9 +168,11 @@ std::int64_t Transfers::Probe(int source) {
   return bytes;
 }
 
-void Transfers::PostSend(int dest, const void* buf, int count, MPI_Datatype type, int tag) {
+void Transfers::PostSend(int dest, const void* buf, int count, MPI_Datatype type, int tag,
+                         bool synchronous) {
   MPI_Request request = MPI_REQUEST_NULL;
-  int rc = MPI_Isend(buf, count, type, dest, tag, comm_, &request);
+  int rc = synchronous ? MPI_Issend(buf, count, type, dest, tag, comm_, &request)
+                       : MPI_Isend(buf, count, type, dest, tag, comm_, &request);
   if (rc != MPI_SUCCESS) {
     Fail(rc);  // the receiver still expects a message: tell it why none comes
     rc = MPI_Isend(nullptr, 0, MPI_BYTE, dest, PoisonTag(rc), comm_, &request);
@@ -183,29 +185,29 @@ void Transfers::SendPoison(int dest, int code) {
   PostSend(dest, nullptr, 0, MPI_BYTE, PoisonTag(code));
 }
 
-void Transfers::Send(int dest, const char* data, std::int64_t bytes) {
+void Transfers::Send(int dest, const char* data, std::int64_t bytes, bool synchronous) {
   // Size known and zero: the receiver expects no message at all, not even a poison.
   if (framing_ == Framing::kSizeKnown && bytes == 0) return;
   if (failed()) return SendPoison(dest, error_);
   const std::int64_t limit = MaxMessageBytes();
   if (framing_ == Framing::kSelfDescribing) {
     if (bytes <= limit) {
-      return PostSend(dest, data, static_cast<int>(bytes), MPI_BYTE, TUWCOLL_TAG_DATA);
+      return PostSend(dest, data, static_cast<int>(bytes), MPI_BYTE, TUWCOLL_TAG_DATA, synchronous);
     }
     announcements_.push_back(bytes);
     PostSend(dest, &announcements_.back(), 1, MPI_INT64_T, TUWCOLL_TAG_SIZE);
   }
   for (std::int64_t offset = 0; offset < bytes && !failed(); offset += limit) {
     const int piece = static_cast<int>(std::min(limit, bytes - offset));
-    PostSend(dest, data + offset, piece, MPI_BYTE, TUWCOLL_TAG_DATA);
+    PostSend(dest, data + offset, piece, MPI_BYTE, TUWCOLL_TAG_DATA, synchronous);
   }
 }
 
 void Transfers::SendTyped(int dest, const void* buf, int count, MPI_Datatype type,
-                          std::int64_t bytes) {
+                          std::int64_t bytes, bool synchronous) {
   if (framing_ == Framing::kSizeKnown && bytes == 0) return;
   if (failed()) return SendPoison(dest, error_);
-  PostSend(dest, buf, count, type, TUWCOLL_TAG_DATA);
+  PostSend(dest, buf, count, type, TUWCOLL_TAG_DATA, synchronous);
 }
 
 int Transfers::WaitAll(std::vector<MPI_Request>* requests, std::vector<MPI_Status>* statuses) {

@@ -72,9 +72,13 @@ class Transfers {
   std::int64_t Probe(int source);
 
   // Sends, posted now. If this process has failed, a poison goes instead of the data.
-  void Send(int dest, const char* data, std::int64_t bytes);
+  // synchronous: MPI_Issend, which completes only once the receiver has matched it, so that
+  // Finish() after it waits for the message, not just for its buffer (an eager send completes
+  // at once and leaves the transfer to share the link with whatever is posted next).
+  void Send(int dest, const char* data, std::int64_t bytes, bool synchronous = false);
   // A transfer of `bytes` <= MaxMessageBytes() straight from a typed buffer.
-  void SendTyped(int dest, const void* buf, int count, MPI_Datatype type, std::int64_t bytes);
+  void SendTyped(int dest, const void* buf, int count, MPI_Datatype type, std::int64_t bytes,
+                 bool synchronous = false);
   // A poison with this error class in place of a transfer the receiver expects.
   void SendPoison(int dest, int code);
 
@@ -93,7 +97,8 @@ class Transfers {
   };
   void Post(MPI_Request request, int inbound);
   void PostNextPiece(int inbound);
-  void PostSend(int dest, const void* buf, int count, MPI_Datatype type, int tag);
+  void PostSend(int dest, const void* buf, int count, MPI_Datatype type, int tag,
+                bool synchronous = false);
   void Settle(int inbound, const MPI_Status& status, bool status_has_error);
   int WaitAll(std::vector<MPI_Request>* requests, std::vector<MPI_Status>* statuses);
 

@@ -16,13 +16,16 @@ std::int64_t RangeBytes(const std::vector<std::int64_t>& block_bytes, int lo, in
   return sum;
 }
 
-// A scatter parent sends a message of this size or more only when the previous one is done.
+// A scatter parent sends a message of this size or more only when the previous one has been
+// received: synchronously (MPI_Issend, an eager send would complete at once) and waited for.
 // Sent at once, the messages share the parent's link and the largest subtree, which has the
 // most forwarding ahead of it, gets its data last instead of first; one after the other is the
-// one-ported schedule the cost model assumes. Smaller messages go out together (eager, they
-// complete locally). Simulated p = 560 (results/simulated/README.md): TUW_Scatterv 1.4-1.7x
-// faster at b >= 1000, unchanged at b <= 10.
-constexpr std::int64_t kSerialSendMinBytes = 64 * 1024;
+// one-ported schedule the cost model assumes. Smaller messages go out together: below about
+// 8 KiB a QDR-class link moves a message in less time (2.6 us at 3.2 GB/s) than the
+// synchronous send's acknowledgement adds (a latency, 1-2 us), so ordering them costs more than
+// it gains. Simulated p = 560 (results/simulated/README.md): from 64 KiB on, TUW_Scatterv
+// 1.4-1.7x faster at b >= 1000; from 8 KiB on, 0.80-0.97x again at b = 10 and 100.
+constexpr std::int64_t kSerialSendMinBytes = 8 * 1024;
 
 // Children in descending round: the scatter serves the largest subtree first.
 std::vector<std::size_t> DescendingRounds(const tree::NodeView& view) {
@@ -188,15 +191,17 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
       MPI_Datatype range_type;
       int rc = resources.RangeType(a.sendcounts, a.displs, a.sendtype, c.lo, c.hi, &range_type);
       transfers.Fail(rc);
-      transfers.SendTyped(c.child, a.sendbuf, 1, range_type, bytes);
-      if (bytes >= kSerialSendMinBytes) transfers.Finish();
+      const bool serial = bytes >= kSerialSendMinBytes;
+      transfers.SendTyped(c.child, a.sendbuf, 1, range_type, bytes, serial);
+      if (serial) transfers.Finish();
     } else {
       char* staging = resources.Staging(bytes);
       transfers.Fail(staging == nullptr ? MPI_ERR_NO_MEM
                                         : PackBlocks(a.sendbuf, a.sendcounts, a.displs, a.sendtype,
                                                      c.lo, c.hi, staging, ctx.private_comm));
-      transfers.Send(c.child, staging, bytes);
-      if (bytes >= kSerialSendMinBytes) transfers.Finish();
+      const bool serial = bytes >= kSerialSendMinBytes;
+      transfers.Send(c.child, staging, bytes, serial);
+      if (serial) transfers.Finish();
     }
   }
   int local = MPI_SUCCESS;
@@ -268,8 +273,9 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
       down.SendTyped(c.child, header.data() + (c.lo - view.lo), c.hi - c.lo + 1, MPI_INT64_T,
                      8 * (c.hi - c.lo + 1));
     }
-    down.Send(c.child, buffer.get() + offsets.child[k], c.bytes);  // poisoned on failure
-    if (c.bytes >= kSerialSendMinBytes) down.Finish();
+    const bool serial = c.bytes >= kSerialSendMinBytes;
+    down.Send(c.child, buffer.get() + offsets.child[k], c.bytes, serial);  // poisoned on failure
+    if (serial) down.Finish();
   }
   if (!down.failed() && view.own_bytes > 0) {
     down.Fail(UnpackElements(buffer.get() + offsets.own, a.recvcount, a.recvtype, a.recvbuf,
