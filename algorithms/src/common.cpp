@@ -266,38 +266,41 @@ const void* OffsetBy(const void* base, std::int64_t displ, MPI_Datatype type) {
 
 namespace tuw::detail {
 
-int CheckGatherArgs(const GatherArgs& a, const CallContext& ctx, std::int64_t* own_bytes,
-                    std::vector<std::int64_t>* block_bytes) {
+namespace {
+
+// Gather and scatter alike: the root's counts (root_counts, root_type; its own block there is
+// what it sends or receives itself unless in_place) and this process's own block (own_count,
+// own_type), which must have the root's block's size at the root.
+int CheckOwnAndRootArgs(const Count* root_counts, MPI_Datatype root_type, bool in_place,
+                        Count own_count, MPI_Datatype own_type, int root, const CallContext& ctx,
+                        std::int64_t* own_bytes, std::vector<std::int64_t>* block_bytes) {
   *own_bytes = 0;
-  if (ctx.rank == a.root) {
-    int rc = RootBlockBytes(a.recvcounts, a.recvtype, ctx.size, block_bytes);
+  if (ctx.rank == root) {
+    int rc = RootBlockBytes(root_counts, root_type, ctx.size, block_bytes);
     if (rc != MPI_SUCCESS) return rc;
     *own_bytes = (*block_bytes)[ctx.rank];
-    if (a.sendbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+    if (in_place) return MPI_SUCCESS;
   }
-  if (a.sendcount < 0) return MPI_ERR_COUNT;
-  const std::int64_t bytes = SignatureBytes(a.sendcount, a.sendtype);
+  if (own_count < 0) return MPI_ERR_COUNT;
+  const std::int64_t bytes = SignatureBytes(own_count, own_type);
   if (bytes < 0) return MPI_ERR_TYPE;
-  if (ctx.rank == a.root && bytes != *own_bytes) return MPI_ERR_TRUNCATE;
+  if (ctx.rank == root && bytes != *own_bytes) return MPI_ERR_TRUNCATE;
   *own_bytes = bytes;
   return MPI_SUCCESS;
 }
 
+}  // namespace
+
+int CheckGatherArgs(const GatherArgs& a, const CallContext& ctx, std::int64_t* own_bytes,
+                    std::vector<std::int64_t>* block_bytes) {
+  return CheckOwnAndRootArgs(a.recvcounts, a.recvtype, a.sendbuf == MPI_IN_PLACE, a.sendcount,
+                             a.sendtype, a.root, ctx, own_bytes, block_bytes);
+}
+
 int CheckScatterArgs(const ScatterArgs& a, const CallContext& ctx, std::int64_t* own_bytes,
                      std::vector<std::int64_t>* block_bytes) {
-  *own_bytes = 0;
-  if (ctx.rank == a.root) {
-    int rc = RootBlockBytes(a.sendcounts, a.sendtype, ctx.size, block_bytes);
-    if (rc != MPI_SUCCESS) return rc;
-    *own_bytes = (*block_bytes)[ctx.rank];
-    if (a.recvbuf == MPI_IN_PLACE) return MPI_SUCCESS;
-  }
-  if (a.recvcount < 0) return MPI_ERR_COUNT;
-  const std::int64_t bytes = SignatureBytes(a.recvcount, a.recvtype);
-  if (bytes < 0) return MPI_ERR_TYPE;
-  if (ctx.rank == a.root && bytes != *own_bytes) return MPI_ERR_TRUNCATE;
-  *own_bytes = bytes;
-  return MPI_SUCCESS;
+  return CheckOwnAndRootArgs(a.sendcounts, a.sendtype, a.recvbuf == MPI_IN_PLACE, a.recvcount,
+                             a.recvtype, a.root, ctx, own_bytes, block_bytes);
 }
 
 }  // namespace tuw::detail
