@@ -293,6 +293,49 @@ TEST_P(Persistent, SeveralRequestsAndReuse) {
   }
 }
 
+// TUW_Startall / TUW_Waitall over a gather, a scatter and a null request: the same bytes as
+// MPI_Gatherv / MPI_Scatterv at every start, an empty successful status for each request.
+TEST_P(Persistent, StartallWaitallMatchNative) {
+  const int p = Size(), rank = Rank(), gather_root = 0, scatter_root = p - 1;
+  const std::vector<int> counts = RandomCounts(p, 31);
+  int extent = 0;
+  const std::vector<int> displs = PermutedDisplacements(counts, 7, &extent);
+  std::vector<int> gather_send(counts[rank] + 1), gathered(extent, kFill);
+  std::vector<int> scatter_send(extent, kFill), scattered(counts[rank] + 1, kFill);
+  TUW_Request requests[3] = {TUW_REQUEST_NULL, TUW_REQUEST_NULL, TUW_REQUEST_NULL};
+  int rc1 = GetParam().gather(gather_send.data(), counts[rank], MPI_INT, gathered.data(),
+                              counts.data(), displs.data(), MPI_INT, gather_root, MPI_COMM_WORLD,
+                              MPI_INFO_NULL, &requests[0]);
+  int rc2 = GetParam().scatter(scatter_send.data(), counts.data(), displs.data(), MPI_INT,
+                               scattered.data(), counts[rank], MPI_INT, scatter_root,
+                               MPI_COMM_WORLD, MPI_INFO_NULL, &requests[1]);
+  ASSERT_TRUE(AllRanks(rc1 == MPI_SUCCESS && rc2 == MPI_SUCCESS));
+  for (int start = 0; start < kStarts; ++start) {
+    for (int k = 0; k < counts[rank]; ++k) gather_send[k] = Value(rank, k, start);
+    for (int i = 0; rank == scatter_root && i < p; ++i) {
+      for (int k = 0; k < counts[i]; ++k) scatter_send[displs[i] + k] = Value(i, k, start + 7);
+    }
+    std::vector<int> gather_reference(extent, kFill), scatter_reference(counts[rank] + 1, kFill);
+    MPI_Gatherv(gather_send.data(), counts[rank], MPI_INT, gather_reference.data(), counts.data(),
+                displs.data(), MPI_INT, gather_root, MPI_COMM_WORLD);
+    MPI_Scatterv(scatter_send.data(), counts.data(), displs.data(), MPI_INT,
+                 scatter_reference.data(), counts[rank], MPI_INT, scatter_root, MPI_COMM_WORLD);
+    std::fill(gathered.begin(), gathered.end(), kFill);
+    std::fill(scattered.begin(), scattered.end(), kFill);
+    MPI_Status statuses[3];
+    for (MPI_Status& s : statuses) s.MPI_ERROR = MPI_ERR_OTHER;
+    const int start_rc = TUW_Startall(2, requests);  // not the null third one
+    const int wait_rc = TUW_Waitall(3, requests, statuses);
+    bool ok = start_rc == MPI_SUCCESS && wait_rc == MPI_SUCCESS && scattered == scatter_reference &&
+              (rank != gather_root || gathered == gather_reference);
+    for (const MPI_Status& s : statuses) ok = ok && s.MPI_ERROR == MPI_SUCCESS;
+    EXPECT_TRUE(AllRanks(ok)) << "start " << start << " rank " << rank << " rc " << start_rc << "/"
+                              << wait_rc;
+  }
+  EXPECT_EQ(TUW_Request_free(&requests[0]), MPI_SUCCESS);
+  EXPECT_EQ(TUW_Request_free(&requests[1]), MPI_SUCCESS);
+}
+
 // Intercommunicators, both directions, a root that is not local rank 0, gather and scatter: the
 // same bytes as MPI_Gatherv / MPI_Scatterv on the intercommunicator at every start.
 TEST_P(Persistent, IntercommunicatorGatherAndScatter) {
@@ -461,6 +504,97 @@ TEST_P(PersistentErrors, StartFreedOrActiveAndFreeActive) {
   EXPECT_EQ(ErrorClass(TUW_Start(&request)), MPI_ERR_REQUEST);  // freed
   EXPECT_EQ(ErrorClass(TUW_Request_free(&request)), MPI_ERR_REQUEST);
   EXPECT_TRUE(AllRanks(!HasFailure()));
+}
+
+// TUW_Startall starts all or none: with an active, a repeated or a null request in the array it
+// is MPI_ERR_REQUEST and the others stay inactive (a start of them then succeeds); a negative
+// count is MPI_ERR_COUNT. TUW_Waitall passes over null and inactive requests.
+TEST_P(PersistentErrors, StartallAllOrNone) {
+  const int p = Size(), rank = Rank();
+  std::vector<int> counts(p, 1), displs(p);
+  for (int i = 0; i < p; ++i) displs[i] = i;
+  std::vector<int> send(1, rank), recv_a(p, kFill), recv_b(p, kFill);
+  TUW_Request requests[2] = {TUW_REQUEST_NULL, TUW_REQUEST_NULL};
+  ASSERT_EQ(GetParam().gather(send.data(), 1, MPI_INT, recv_a.data(), counts.data(), displs.data(),
+                              MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &requests[0]),
+            MPI_SUCCESS);
+  ASSERT_EQ(GetParam().gather(send.data(), 1, MPI_INT, recv_b.data(), counts.data(), displs.data(),
+                              MPI_INT, p - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &requests[1]),
+            MPI_SUCCESS);
+  EXPECT_EQ(TUW_Start(&requests[1]), MPI_SUCCESS);
+  EXPECT_EQ(ErrorClass(TUW_Startall(2, requests)), MPI_ERR_REQUEST);  // the second is active
+  EXPECT_EQ(TUW_Start(&requests[0]), MPI_SUCCESS);                    // so the first was not
+  EXPECT_EQ(TUW_Waitall(2, requests, MPI_STATUSES_IGNORE), MPI_SUCCESS);
+  for (int i = 0; i < p; ++i) {
+    if (rank == 0) {
+      EXPECT_EQ(recv_a[i], i);
+    }
+    if (rank == p - 1) {
+      EXPECT_EQ(recv_b[i], i);
+    }
+  }
+  TUW_Request repeated[2] = {requests[0], requests[0]};
+  EXPECT_EQ(ErrorClass(TUW_Startall(2, repeated)), MPI_ERR_REQUEST);
+  TUW_Request with_null[2] = {requests[0], TUW_REQUEST_NULL};
+  EXPECT_EQ(ErrorClass(TUW_Startall(2, with_null)), MPI_ERR_REQUEST);
+  EXPECT_EQ(ErrorClass(TUW_Startall(-1, requests)), MPI_ERR_COUNT);
+  EXPECT_EQ(ErrorClass(TUW_Waitall(-1, requests, MPI_STATUSES_IGNORE)), MPI_ERR_COUNT);
+  EXPECT_EQ(TUW_Request_free(&requests[0]), MPI_SUCCESS);  // inactive after all of that
+  EXPECT_EQ(TUW_Request_free(&requests[1]), MPI_SUCCESS);
+  MPI_Status statuses[2];
+  EXPECT_EQ(TUW_Waitall(2, requests, statuses), MPI_SUCCESS);  // both null now
+  EXPECT_TRUE(AllRanks(!HasFailure()));
+}
+
+// A failure inside TUW_Waitall: TUW_Gatherv_init on an intercommunicator checks nothing at init
+// (each wait runs TUW_Gatherv whole), so a negative count in the non-root group fails in the
+// wait. The requests after it still complete (else the processes it did not fail on would wait
+// for this one), and a process it failed on gets MPI_ERR_IN_STATUS with MPI_ERR_COUNT in the
+// failed request's status and MPI_SUCCESS in the others'.
+TEST_F(ErrorsReturned, WaitallCompletesEveryRequestAfterAFailure) {
+  const int p = Size();
+  if (p < 2) GTEST_SKIP() << "needs 2 processes";
+  const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
+  MPI_Comm local, inter;
+  MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
+  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? lower : 0, 43, &inter);
+  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+  const int q = p - lower;
+  std::vector<int> inter_counts(q, 1), inter_displs(q), inter_recv(q, kFill), send(1, rank);
+  for (int i = 0; i < q; ++i) inter_displs[i] = i;
+  const bool is_root = group == 0 && Rank(local) == 0;
+  const int root_arg = group == 1 ? 0 : (is_root ? MPI_ROOT : MPI_PROC_NULL);
+  const bool bad = group == 1 && Rank(local) == q - 1;
+  std::vector<int> counts(p, 1), displs(p), first(p, kFill), last(p, kFill);
+  for (int i = 0; i < p; ++i) displs[i] = i;
+  TUW_Request requests[3] = {TUW_REQUEST_NULL, TUW_REQUEST_NULL, TUW_REQUEST_NULL};
+  int rc0 = TUW_Gatherv_init(send.data(), 1, MPI_INT, first.data(), counts.data(), displs.data(),
+                             MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &requests[0]);
+  int rc1 =
+      TUW_Gatherv_init(send.data(), bad ? -1 : 1, MPI_INT, inter_recv.data(), inter_counts.data(),
+                       inter_displs.data(), MPI_INT, root_arg, inter, MPI_INFO_NULL, &requests[1]);
+  int rc2 = TUW_Gatherv_init(send.data(), 1, MPI_INT, last.data(), counts.data(), displs.data(),
+                             MPI_INT, p - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &requests[2]);
+  ASSERT_TRUE(AllRanks(rc0 == MPI_SUCCESS && rc1 == MPI_SUCCESS && rc2 == MPI_SUCCESS));
+  MPI_Status statuses[3];
+  const int start_rc = TUW_Startall(3, requests);
+  const int wait_rc = TUW_Waitall(3, requests, statuses);
+  bool ok = start_rc == MPI_SUCCESS && statuses[0].MPI_ERROR == MPI_SUCCESS &&
+            statuses[2].MPI_ERROR == MPI_SUCCESS;
+  if (wait_rc == MPI_SUCCESS) {
+    ok = ok && !bad && statuses[1].MPI_ERROR == MPI_SUCCESS;
+  } else {
+    ok = ok && ErrorClass(wait_rc) == MPI_ERR_IN_STATUS &&
+         ErrorClass(statuses[1].MPI_ERROR) == MPI_ERR_COUNT;
+  }
+  for (int i = 0; i < p; ++i) {
+    if (rank == 0) ok = ok && first[i] == i;
+    if (rank == p - 1) ok = ok && last[i] == i;
+  }
+  EXPECT_TRUE(AllRanks(ok)) << "rank " << rank << " rc " << wait_rc;
+  for (TUW_Request& r : requests) TUW_Request_free(&r);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&local);
 }
 
 }  // namespace

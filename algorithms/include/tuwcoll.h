@@ -85,6 +85,14 @@ int Optimal_Scatterv_init(const void *sendbuf, const int sendcounts[], const int
 int TUW_Start(TUW_Request *request);
 int TUW_Wait(TUW_Request *request, MPI_Status *status);
 int TUW_Request_free(TUW_Request *request);
+/* As MPI_Startall / MPI_Waitall over TUW requests. TUW_Startall starts all or none (a null,
+ * active or repeated request: MPI_ERR_REQUEST). TUW_Waitall completes them in array order (the
+ * data moves there: the same order on every process), all of them even after a failure, and then
+ * returns MPI_ERR_IN_STATUS with each request's class in statuses[i].MPI_ERROR. There is no
+ * TUW_Test: a request completes only by moving its data with the other processes, which a test,
+ * being local, may not wait for. */
+int TUW_Startall(int count, TUW_Request requests[]);
+int TUW_Waitall(int count, TUW_Request requests[], MPI_Status statuses[]);
 
 /* MPI-4 large counts: the same algorithms with MPI_Count counts and MPI_Aint displacements,
  * where the MPI library has the large-count API (MPI_Gatherv_c: MPICH 4.0 and later; not Open

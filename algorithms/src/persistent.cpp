@@ -11,6 +11,7 @@
 // non-root group computes its own optimal tree at init (rooted at its local rank 0, which hands
 // over to the root, as TUW_*v does there) and every wait runs the intercommunicator algorithm
 // along it.
+#include <algorithm>
 #include <memory>
 
 #include "internal.hpp"
@@ -213,13 +214,16 @@ extern "C" int TUW_Start(TUW_Request* request) {
   return MPI_SUCCESS;
 }
 
-// Completes an active request (the data moves here); an inactive or null request returns at once.
-extern "C" int TUW_Wait(TUW_Request* request, MPI_Status* status) {
+namespace tuw::detail {
+namespace {
+
+// Completes an active request (the data moves here); an inactive or null request returns at
+// once. The status is MPI's empty status with the result in MPI_ERROR; the communicator's error
+// handler is left to the caller.
+int Complete(TUW_Request* request, MPI_Status* status) {
   int rc = MPI_SUCCESS;
-  MPI_Comm comm = MPI_COMM_NULL;
   if (request != nullptr && *request != TUW_REQUEST_NULL && (*request)->active) {
-    comm = (*request)->comm;
-    rc = tuw::detail::Run(**request);
+    rc = Run(**request);
     (*request)->active = false;
   }
   if (status != MPI_STATUS_IGNORE) {
@@ -228,6 +232,16 @@ extern "C" int TUW_Wait(TUW_Request* request, MPI_Status* status) {
     status->MPI_ERROR = rc;
     MPI_Status_set_elements(status, MPI_BYTE, 0);
   }
+  return rc;
+}
+
+}  // namespace
+}  // namespace tuw::detail
+
+extern "C" int TUW_Wait(TUW_Request* request, MPI_Status* status) {
+  const MPI_Comm comm =
+      request != nullptr && *request != TUW_REQUEST_NULL ? (*request)->comm : MPI_COMM_NULL;
+  const int rc = tuw::detail::Complete(request, status);
   return rc == MPI_SUCCESS ? rc : tuw::detail::RaiseError(comm, rc);
 }
 
@@ -241,4 +255,49 @@ extern "C" int TUW_Request_free(TUW_Request* request) {
   delete *request;
   *request = TUW_REQUEST_NULL;
   return MPI_SUCCESS;
+}
+
+// Starts all, or none: a null, active or repeated request is MPI_ERR_REQUEST and activates
+// nothing, so no process is left with some of its requests started and others not.
+extern "C" int TUW_Startall(int count, TUW_Request requests[]) {
+  if (count < 0) return tuw::detail::RaiseError(MPI_COMM_NULL, MPI_ERR_COUNT);
+  if (count > 0 && requests == nullptr) {
+    return tuw::detail::RaiseError(MPI_COMM_NULL, MPI_ERR_REQUEST);
+  }
+  std::vector<TUW_Request> seen;
+  seen.reserve(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    TUW_Request r = requests[i];
+    if (r == TUW_REQUEST_NULL) return tuw::detail::RaiseError(MPI_COMM_NULL, MPI_ERR_REQUEST);
+    if (r->active || std::find(seen.begin(), seen.end(), r) != seen.end()) {
+      return tuw::detail::RaiseError(r->comm, MPI_ERR_REQUEST);
+    }
+    seen.push_back(r);
+  }
+  for (TUW_Request r : seen) r->active = true;
+  return MPI_SUCCESS;
+}
+
+// Completes the requests in array order (the data moves here, so the order must be the same on
+// every process), each as TUW_Wait; null and inactive ones return at once. All are completed even
+// after a failure, so that no other process waits for this one; then, as MPI_Waitall, the result
+// is MPI_ERR_IN_STATUS with each request's class in statuses[i].MPI_ERROR.
+extern "C" int TUW_Waitall(int count, TUW_Request requests[], MPI_Status statuses[]) {
+  if (count < 0) return tuw::detail::RaiseError(MPI_COMM_NULL, MPI_ERR_COUNT);
+  if (count > 0 && requests == nullptr) {
+    return tuw::detail::RaiseError(MPI_COMM_NULL, MPI_ERR_REQUEST);
+  }
+  MPI_Comm failed_comm = MPI_COMM_NULL;
+  bool failed = false;
+  for (int i = 0; i < count; ++i) {
+    MPI_Status status;
+    const MPI_Comm comm = requests[i] != TUW_REQUEST_NULL ? requests[i]->comm : MPI_COMM_NULL;
+    const int rc = tuw::detail::Complete(&requests[i], &status);
+    if (statuses != MPI_STATUSES_IGNORE) statuses[i] = status;
+    if (rc != MPI_SUCCESS && !failed) {
+      failed = true;
+      failed_comm = comm;
+    }
+  }
+  return failed ? tuw::detail::RaiseError(failed_comm, MPI_ERR_IN_STATUS) : MPI_SUCCESS;
 }
