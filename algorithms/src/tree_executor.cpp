@@ -25,7 +25,16 @@ std::int64_t RangeBytes(const std::vector<std::int64_t>& block_bytes, int lo, in
 // synchronous send's acknowledgement adds (a latency, 1-2 us), so ordering them costs more than
 // it gains. Simulated p = 560 (results/simulated/README.md): from 64 KiB on, TUW_Scatterv
 // 1.4-1.7x faster at b >= 1000; from 8 KiB on, 0.80-0.97x again at b = 10 and 100.
+// An oblivious tree (Binomial_Scatterv) keeps 64 KiB: there the child receives a header of block
+// sizes before it can take the data, so the synchronous send's acknowledgement comes a latency
+// later; from 8 KiB on it measured 1.11-1.13x slower at b = 100 (decreasing 0.91x), and from
+// 64 KiB on 0.98x of that over b = 10 ... 1000 (same sweep).
 constexpr std::int64_t kSerialSendMinBytes = 8 * 1024;
+constexpr std::int64_t kSerialSendMinBytesAfterHeader = 64 * 1024;
+
+bool SendsSerially(std::int64_t bytes, const ExecuteOptions& options) {
+  return bytes >= (options.headers ? kSerialSendMinBytesAfterHeader : kSerialSendMinBytes);
+}
 
 // Children in descending round: the scatter serves the largest subtree first.
 std::vector<std::size_t> DescendingRounds(const tree::NodeView& view) {
@@ -191,7 +200,7 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
       MPI_Datatype range_type;
       int rc = resources.RangeType(a.sendcounts, a.displs, a.sendtype, c.lo, c.hi, &range_type);
       transfers.Fail(rc);
-      const bool serial = bytes >= kSerialSendMinBytes;
+      const bool serial = SendsSerially(bytes, options);
       transfers.SendTyped(c.child, a.sendbuf, 1, range_type, bytes, serial);
       if (serial) transfers.Finish();
     } else {
@@ -199,7 +208,7 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
       transfers.Fail(staging == nullptr ? MPI_ERR_NO_MEM
                                         : PackBlocks(a.sendbuf, a.sendcounts, a.displs, a.sendtype,
                                                      c.lo, c.hi, staging, ctx.private_comm));
-      const bool serial = bytes >= kSerialSendMinBytes;
+      const bool serial = SendsSerially(bytes, options);
       transfers.Send(c.child, staging, bytes, serial);
       if (serial) transfers.Finish();
     }
@@ -273,7 +282,7 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
       down.SendTyped(c.child, header.data() + (c.lo - view.lo), c.hi - c.lo + 1, MPI_INT64_T,
                      8 * (c.hi - c.lo + 1));
     }
-    const bool serial = c.bytes >= kSerialSendMinBytes;
+    const bool serial = SendsSerially(c.bytes, options);
     down.Send(c.child, buffer.get() + offsets.child[k], c.bytes, serial);  // poisoned on failure
     if (serial) down.Finish();
   }
