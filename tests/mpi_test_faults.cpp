@@ -320,10 +320,9 @@ TEST(FaultInjection, EveryCallSiteEveryRankNoHangNoFalseSuccess) {
   // of the lower group, then the last of the upper group (IRRCOLL_FAULT_ROOTS=first: the first).
   if (p >= 2 && !HasFailure()) {
     const int lower = (p + 1) / 2;
-    const int group = rank < lower ? 0 : 1;
-    MPI_Comm local, intercomm;
-    MPI_Comm_split(world, group, rank, &local);
-    MPI_Intercomm_create(local, 0, world, group == 0 ? lower : 0, 77, &intercomm);
+    TwoGroups groups = SplitIntoGroups(lower, world);
+    const MPI_Comm intercomm = groups.inter;
+    const int group = groups.in_first ? 0 : 1;
     MPI_Comm_set_errhandler(intercomm, MPI_ERRORS_RETURN);
     const int roots = Roots(p).size() > 1 ? 2 : 1;
     for (const Algorithm& a : Algorithms()) {
@@ -338,8 +337,7 @@ TEST(FaultInjection, EveryCallSiteEveryRankNoHangNoFalseSuccess) {
         }
       }
     }
-    MPI_Comm_free(&intercomm);
-    MPI_Comm_free(&local);
+    FreeGroups(&groups);
   }
   if (rank == 0) {
     std::printf(

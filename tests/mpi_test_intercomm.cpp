@@ -7,30 +7,6 @@
 namespace {
 using namespace irrtest;
 
-struct Groups {
-  MPI_Comm local = MPI_COMM_NULL, inter = MPI_COMM_NULL;
-  bool in_first = false;
-  int first_size = 0;
-};
-
-// The world as two groups: ranks [0, split) and [split, p).
-Groups Split(int split) {
-  Groups g;
-  const int rank = Rank(), p = Size();
-  g.in_first = rank < split;
-  g.first_size = split;
-  MPI_Comm_split(MPI_COMM_WORLD, g.in_first ? 0 : 1, rank, &g.local);
-  const int remote_leader = g.in_first ? split : 0;  // world ranks of the leaders
-  MPI_Intercomm_create(g.local, 0, MPI_COMM_WORLD, remote_leader, 99, &g.inter);
-  (void)p;
-  return g;
-}
-
-void Free(Groups* g) {
-  MPI_Comm_free(&g->inter);
-  MPI_Comm_free(&g->local);
-}
-
 std::vector<int> Splits(int p) {
   std::vector<int> splits{1};
   if (p / 2 > 1) splits.push_back(p / 2);
@@ -39,7 +15,7 @@ std::vector<int> Splits(int p) {
 }
 
 // The root argument of this process for a root at local rank r of the root group.
-int RootArgument(const Groups& g, bool root_in_first, int r) {
+int RootArgument(const TwoGroups& g, bool root_in_first, int r) {
   const bool in_root_group = g.in_first == root_in_first;
   if (!in_root_group) return r;
   return Rank(g.local) == r ? MPI_ROOT : MPI_PROC_NULL;
@@ -49,7 +25,7 @@ TEST(Intercomm, GathervMatchesNativeEveryRootBothGroups) {
   const int p = Size();
   if (p < 2) GTEST_SKIP() << "needs two groups";
   for (int split : Splits(p)) {
-    Groups g = Split(split);
+    TwoGroups g = SplitIntoGroups(split);
     const int local_rank = Rank(g.local);
     for (bool root_in_first : {true, false}) {
       const int root_group_size = root_in_first ? split : p - split;
@@ -78,7 +54,7 @@ TEST(Intercomm, GathervMatchesNativeEveryRootBothGroups) {
         }
       }
     }
-    Free(&g);
+    FreeGroups(&g);
   }
 }
 
@@ -86,7 +62,7 @@ TEST(Intercomm, ScattervMatchesNativeEveryRootBothGroups) {
   const int p = Size();
   if (p < 2) GTEST_SKIP() << "needs two groups";
   for (int split : Splits(p)) {
-    Groups g = Split(split);
+    TwoGroups g = SplitIntoGroups(split);
     const int local_rank = Rank(g.local);
     for (bool root_in_first : {true, false}) {
       const int root_group_size = root_in_first ? split : p - split;
@@ -117,7 +93,7 @@ TEST(Intercomm, ScattervMatchesNativeEveryRootBothGroups) {
         }
       }
     }
-    Free(&g);
+    FreeGroups(&g);
   }
 }
 

@@ -342,10 +342,10 @@ TEST_P(Persistent, IntercommunicatorGatherAndScatter) {
   const InitFunctions& init = GetParam();
   const int p = Size();
   if (p < 2) GTEST_SKIP() << "needs 2 processes";
-  const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
-  MPI_Comm local, inter;
-  MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
-  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? lower : 0, 41, &inter);
+  const int rank = Rank(), lower = (p + 1) / 2;
+  TwoGroups groups = SplitIntoGroups(lower);
+  const MPI_Comm local = groups.local, inter = groups.inter;
+  const int group = groups.in_first ? 0 : 1;
   const int group_size[2] = {lower, p - lower};
   for (int root_group = 0; root_group < 2; ++root_group) {
     const int q = group_size[1 - root_group];     // the other group's processes send or receive
@@ -395,8 +395,7 @@ TEST_P(Persistent, IntercommunicatorGatherAndScatter) {
     EXPECT_EQ(TUW_Request_free(&gather), MPI_SUCCESS);
     EXPECT_EQ(TUW_Request_free(&scatter), MPI_SUCCESS);
   }
-  MPI_Comm_free(&inter);
-  MPI_Comm_free(&local);
+  FreeGroups(&groups);
 }
 
 // MPI_ERRORS_RETURN on MPI_COMM_WORLD for the test's length.
@@ -454,10 +453,10 @@ TEST_P(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
 TEST_F(ErrorsReturned, OptimalIntercommunicatorVerdictAtInit) {
   const int p = Size();
   if (p < 2) GTEST_SKIP() << "needs 2 processes";
-  const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
-  MPI_Comm local, inter;
-  MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
-  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? lower : 0, 42, &inter);
+  const int rank = Rank(), lower = (p + 1) / 2;
+  TwoGroups groups = SplitIntoGroups(lower);
+  const MPI_Comm local = groups.local, inter = groups.inter;
+  const int group = groups.in_first ? 0 : 1;
   MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
   const int q = p - lower;
   std::vector<int> counts(q, 1), displs(q);
@@ -480,8 +479,7 @@ TEST_F(ErrorsReturned, OptimalIntercommunicatorVerdictAtInit) {
                             : ErrorClass(rc) == MPI_ERR_COUNT && request == TUW_REQUEST_NULL))
       << "scatter: rank " << rank << " rc " << rc;
   if (request != TUW_REQUEST_NULL) TUW_Request_free(&request);
-  MPI_Comm_free(&inter);
-  MPI_Comm_free(&local);
+  FreeGroups(&groups);
 }
 
 TEST_P(PersistentErrors, StartFreedOrActiveAndFreeActive) {
@@ -554,10 +552,10 @@ TEST_P(PersistentErrors, StartallAllOrNone) {
 TEST_F(ErrorsReturned, WaitallCompletesEveryRequestAfterAFailure) {
   const int p = Size();
   if (p < 2) GTEST_SKIP() << "needs 2 processes";
-  const int rank = Rank(), lower = (p + 1) / 2, group = rank < lower ? 0 : 1;
-  MPI_Comm local, inter;
-  MPI_Comm_split(MPI_COMM_WORLD, group, rank, &local);
-  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, group == 0 ? lower : 0, 43, &inter);
+  const int rank = Rank(), lower = (p + 1) / 2;
+  TwoGroups groups = SplitIntoGroups(lower);
+  const MPI_Comm local = groups.local, inter = groups.inter;
+  const int group = groups.in_first ? 0 : 1;
   MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
   const int q = p - lower;
   std::vector<int> inter_counts(q, 1), inter_displs(q), inter_recv(q, kFill), send(1, rank);
@@ -593,8 +591,7 @@ TEST_F(ErrorsReturned, WaitallCompletesEveryRequestAfterAFailure) {
   }
   EXPECT_TRUE(AllRanks(ok)) << "rank " << rank << " rc " << wait_rc;
   for (TUW_Request& r : requests) TUW_Request_free(&r);
-  MPI_Comm_free(&inter);
-  MPI_Comm_free(&local);
+  FreeGroups(&groups);
 }
 
 }  // namespace

@@ -83,4 +83,28 @@ constexpr int kFill = -123456789;
 // Non-root processes get these as recvcounts/displs: an algorithm that reads them goes wrong.
 inline std::vector<int> Garbage(int p) { return std::vector<int>(p, -99999); }
 
+// The processes of world as two groups, ranks [0, split) and [split, p), joined by an
+// intercommunicator. Free with FreeGroups.
+struct TwoGroups {
+  MPI_Comm local = MPI_COMM_NULL, inter = MPI_COMM_NULL;
+  bool in_first = false;
+  int first_size = 0;
+};
+
+inline TwoGroups SplitIntoGroups(int split, MPI_Comm world = MPI_COMM_WORLD) {
+  TwoGroups g;
+  const int rank = Rank(world);
+  g.in_first = rank < split;
+  g.first_size = split;
+  MPI_Comm_split(world, g.in_first ? 0 : 1, rank, &g.local);
+  const int remote_leader = g.in_first ? split : 0;  // ranks in world of the groups' leaders
+  MPI_Intercomm_create(g.local, 0, world, remote_leader, 99, &g.inter);
+  return g;
+}
+
+inline void FreeGroups(TwoGroups* g) {
+  MPI_Comm_free(&g->inter);
+  MPI_Comm_free(&g->local);
+}
+
 }  // namespace irrtest
