@@ -92,7 +92,7 @@ int TUW_Request_free(TUW_Request *request);
  * TUW_Test: a request completes only by moving its data with the other processes, which a test,
  * being local, may not wait for. */
 int TUW_Startall(int count, TUW_Request requests[]);
-int TUW_Waitall(int count, TUW_Request requests[], MPI_Status statuses[]);
+int TUW_Waitall(int count, TUW_Request requests[], MPI_Status *statuses);
 
 /* MPI-4 large counts: the same algorithms with MPI_Count counts and MPI_Aint displacements,
  * where the MPI library has the large-count API (MPI_Gatherv_c: MPICH 4.0 and later; not Open

@@ -282,7 +282,7 @@ extern "C" int TUW_Startall(int count, TUW_Request requests[]) {
 // every process), each as TUW_Wait; null and inactive ones return at once. All are completed even
 // after a failure, so that no other process waits for this one; then, as MPI_Waitall, the result
 // is MPI_ERR_IN_STATUS with each request's class in statuses[i].MPI_ERROR.
-extern "C" int TUW_Waitall(int count, TUW_Request requests[], MPI_Status statuses[]) {
+extern "C" int TUW_Waitall(int count, TUW_Request requests[], MPI_Status* statuses) {
   if (count < 0) return tuw::detail::RaiseError(MPI_COMM_NULL, MPI_ERR_COUNT);
   if (count > 0 && requests == nullptr) {
     return tuw::detail::RaiseError(MPI_COMM_NULL, MPI_ERR_REQUEST);
