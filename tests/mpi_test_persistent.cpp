@@ -446,6 +446,26 @@ TEST_P(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
       << "rank " << rank << " rc " << rc;
 }
 
+// The world's lower (p+1)/2 processes (group 0, the root at its local rank 0) and the rest
+// (group 1, whose last process is the bad one), joined by an intercommunicator that returns
+// errors; freed at the end of the test.
+struct BadCountAcross {
+  explicit BadCountAcross(int p) : groups(SplitIntoGroups((p + 1) / 2)) {
+    MPI_Comm_set_errhandler(groups.inter, MPI_ERRORS_RETURN);
+    group = groups.in_first ? 0 : 1;
+    q = p - (p + 1) / 2;
+    const int local_rank = Rank(groups.local);
+    root_arg = group == 1 ? 0 : (local_rank == 0 ? MPI_ROOT : MPI_PROC_NULL);
+    bad = group == 1 && local_rank == q - 1;
+  }
+  ~BadCountAcross() { FreeGroups(&groups); }
+  BadCountAcross(const BadCountAcross&) = delete;
+  BadCountAcross& operator=(const BadCountAcross&) = delete;
+  TwoGroups groups;
+  int group = 0, q = 0, root_arg = MPI_PROC_NULL;
+  bool bad = false;
+};
+
 // Optimal_*_init on an intercommunicator plans the non-root group's tree at init, so a bad count
 // there is an error of init: MPI_ERR_COUNT in that whole group and at the root, no request;
 // the root group's MPI_PROC_NULL processes take no part (MPI_SUCCESS, a request that does
@@ -453,17 +473,13 @@ TEST_P(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
 TEST_F(ErrorsReturned, OptimalIntercommunicatorVerdictAtInit) {
   const int p = Size();
   if (p < 2) GTEST_SKIP() << "needs 2 processes";
-  const int rank = Rank(), lower = (p + 1) / 2;
-  TwoGroups groups = SplitIntoGroups(lower);
-  const MPI_Comm local = groups.local, inter = groups.inter;
-  const int group = groups.in_first ? 0 : 1;
-  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-  const int q = p - lower;
+  const int rank = Rank();
+  BadCountAcross s(p);
+  const int q = s.q, root_arg = s.root_arg, group = s.group;
+  const bool bad = s.bad;
+  const MPI_Comm inter = s.groups.inter;
   std::vector<int> counts(q, 1), displs(q);
   for (int i = 0; i < q; ++i) displs[i] = i;
-  const bool is_root = group == 0 && Rank(local) == 0;
-  const int root_arg = group == 1 ? 0 : (is_root ? MPI_ROOT : MPI_PROC_NULL);
-  const bool bad = group == 1 && Rank(local) == q - 1;  // the group's last process
   std::vector<int> send(1), recv(q + 1);
   TUW_Request request = TUW_REQUEST_NULL;
   int rc = Optimal_Gatherv_init(send.data(), bad ? -1 : group, MPI_INT, recv.data(), counts.data(),
@@ -479,7 +495,6 @@ TEST_F(ErrorsReturned, OptimalIntercommunicatorVerdictAtInit) {
                             : ErrorClass(rc) == MPI_ERR_COUNT && request == TUW_REQUEST_NULL))
       << "scatter: rank " << rank << " rc " << rc;
   if (request != TUW_REQUEST_NULL) TUW_Request_free(&request);
-  FreeGroups(&groups);
 }
 
 TEST_P(PersistentErrors, StartFreedOrActiveAndFreeActive) {
@@ -552,17 +567,13 @@ TEST_P(PersistentErrors, StartallAllOrNone) {
 TEST_F(ErrorsReturned, WaitallCompletesEveryRequestAfterAFailure) {
   const int p = Size();
   if (p < 2) GTEST_SKIP() << "needs 2 processes";
-  const int rank = Rank(), lower = (p + 1) / 2;
-  TwoGroups groups = SplitIntoGroups(lower);
-  const MPI_Comm local = groups.local, inter = groups.inter;
-  const int group = groups.in_first ? 0 : 1;
-  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-  const int q = p - lower;
+  const int rank = Rank();
+  BadCountAcross s(p);
+  const int q = s.q, root_arg = s.root_arg;
+  const bool bad = s.bad;
+  const MPI_Comm inter = s.groups.inter;
   std::vector<int> inter_counts(q, 1), inter_displs(q), inter_recv(q, kFill), send(1, rank);
   for (int i = 0; i < q; ++i) inter_displs[i] = i;
-  const bool is_root = group == 0 && Rank(local) == 0;
-  const int root_arg = group == 1 ? 0 : (is_root ? MPI_ROOT : MPI_PROC_NULL);
-  const bool bad = group == 1 && Rank(local) == q - 1;
   std::vector<int> counts(p, 1), displs(p), first(p, kFill), last(p, kFill);
   for (int i = 0; i < p; ++i) displs[i] = i;
   TUW_Request requests[3] = {TUW_REQUEST_NULL, TUW_REQUEST_NULL, TUW_REQUEST_NULL};
@@ -591,7 +602,6 @@ TEST_F(ErrorsReturned, WaitallCompletesEveryRequestAfterAFailure) {
   }
   EXPECT_TRUE(AllRanks(ok)) << "rank " << rank << " rc " << wait_rc;
   for (TUW_Request& r : requests) TUW_Request_free(&r);
-  FreeGroups(&groups);
 }
 
 }  // namespace
