@@ -12,18 +12,26 @@
 namespace {
 using namespace irrtest;
 
+// How a variant lays out the root's elements and the other side's elements, in ints.
+enum class Types {
+  kInt,      // MPI_INT on both sides
+  kTriple,   // 3 x MPI_INT on one side, one contiguous type of 3 ints on the other
+  kStrided,  // at the root a pair of ints with holes (ints 0 and 2 of a 4-int extent); on the
+             // other side ints with a 2-int extent (every other int): packing and unpacking of
+             // types with holes and extents larger than their size, on both sides
+};
 struct Variant {
   const char* name;
-  bool permuted;     // displacements in random order with gaps
-  bool in_place;     // MPI_IN_PLACE at the root
-  bool triple_type;  // 3 x MPI_INT on one side, one contiguous type of 3 ints on the other
+  bool permuted;  // displacements in random order with gaps
+  bool in_place;  // MPI_IN_PLACE at the root
+  Types types;
 };
 const Variant kVariants[] = {
-    {"contiguous", false, false, false},
-    {"permuted", true, false, false},
-    {"in-place", true, true, false},
-    {"mixed-types", true, false, true},
+    {"contiguous", false, false, Types::kInt},       {"permuted", true, false, Types::kInt},
+    {"in-place", true, true, Types::kInt},           {"mixed-types", true, false, Types::kTriple},
+    {"strided-types", true, false, Types::kStrided},
 };
+constexpr int kVariantCount = sizeof(kVariants) / sizeof(kVariants[0]);
 
 std::vector<int> RootsToTry(int p) {
   if (p <= 9) {
@@ -33,15 +41,6 @@ std::vector<int> RootsToTry(int p) {
   }
   return {0, 1, p / 2, p - 1};
 }
-
-struct TypeGuard {
-  MPI_Datatype triple = MPI_DATATYPE_NULL;
-  TypeGuard() {
-    MPI_Type_contiguous(3, MPI_INT, &triple);
-    MPI_Type_commit(&triple);
-  }
-  ~TypeGuard() { MPI_Type_free(&triple); }
-};
 
 // The root's displacements for a variant: contiguous, or permuted with gaps.
 std::vector<int> DisplacementsFor(const Variant& v, const std::vector<int>& counts,
@@ -56,27 +55,43 @@ struct CaseSetup {
             std::uint64_t seed)
       : p(Size(comm)),
         rank(Rank(comm)),
-        unit(v.triple_type ? 3 : 1),
+        unit(v.types == Types::kTriple ? 3 : (v.types == Types::kStrided ? 2 : 1)),
+        root_span(v.types == Types::kTriple ? 3 : (v.types == Types::kStrided ? 4 : 1)),
+        root_stride(v.types == Types::kStrided ? 2 : 1),
+        own_span(v.types == Types::kStrided ? 2 : 1),
         at_root(rank == root),
         in_place(at_root && v.in_place),
         displs(DisplacementsFor(v, counts, seed, &extent)),
         garbage(Garbage(p)),
         root_counts(at_root ? counts.data() : garbage.data()),
         root_displs(at_root ? displs.data() : garbage.data()),
-        root_type(v.triple_type ? types.triple : MPI_INT) {}
+        root_type(v.types == Types::kTriple
+                      ? types.triple
+                      : (v.types == Types::kStrided ? types.strided_pair : MPI_INT)),
+        own_type(v.types == Types::kStrided ? types.spaced_int : MPI_INT) {}
   std::string Describe(int root, const Variant& v, std::uint64_t seed, int rc) const {
     return "rank " + std::to_string(rank) + " root " + std::to_string(root) + " p " +
            std::to_string(p) + " variant " + v.name + " seed " + std::to_string(seed) + " rc " +
            std::to_string(rc);
   }
-  TypeGuard types;
-  const int p, rank, unit;
+  // Where int k of the block at root-type displacement `displ` lies in the root's buffer.
+  int RootIndex(int displ, int k) const {
+    return (displ + k / unit) * root_span + (k % unit) * root_stride;
+  }
+  std::size_t RootInts() const { return static_cast<std::size_t>(extent) * root_span + 1; }
+  TestTypes types;
+  const int p, rank;
+  const int unit;         // ints per root-type element (its signature)
+  const int root_span;    // ints per root-type extent
+  const int root_stride;  // ints between a root element's ints
+  const int own_span;     // ints per extent of own_type (one int each)
   const bool at_root, in_place;
   int extent = 0;  // in root-type elements; set by DisplacementsFor
   const std::vector<int> displs, garbage;
   const int* root_counts;  // counts/displs as passed: garbage on non-roots
   const int* root_displs;
-  const MPI_Datatype root_type;  // the root's datatype: MPI_INT or 3 ints in one
+  const MPI_Datatype root_type;  // the root's datatype
+  const MPI_Datatype own_type;   // every process's send (gather) or receive (scatter) datatype
 };
 
 // Runs one gather problem with `fn` and with MPI_Gatherv; true on every rank iff identical.
@@ -84,18 +99,21 @@ bool GatherCase(tuw::GathervFn fn, MPI_Comm comm, int root, const std::vector<in
                 const Variant& v, std::uint64_t seed, std::string* why) {
   const CaseSetup c(comm, root, counts, v, seed);
   const int own = counts[c.rank] * c.unit;
-  std::vector<int> send(own + 1);
-  for (int k = 0; k < own; ++k) send[k] = Pattern(c.rank, k);
-  std::vector<int> expected(c.at_root ? c.extent * c.unit + 1 : 0, kFill), got(expected);
+  // The holes of a spaced send buffer hold -1, which must not reach the root.
+  std::vector<int> send(own * c.own_span + 1, -1);
+  for (int k = 0; k < own; ++k) send[k * c.own_span] = Pattern(c.rank, k);
+  std::vector<int> expected(c.at_root ? c.RootInts() : 0, kFill), got(expected);
   if (c.in_place) {
-    std::copy(send.begin(), send.end() - 1, expected.begin() + c.displs[root] * c.unit);
-    std::copy(send.begin(), send.end() - 1, got.begin() + c.displs[root] * c.unit);
+    for (int k = 0; k < own; ++k) {
+      expected[c.RootIndex(c.displs[root], k)] = got[c.RootIndex(c.displs[root], k)] =
+          send[k * c.own_span];
+    }
   }
   const void* sendbuf = c.in_place ? MPI_IN_PLACE : send.data();
-  int rc_native = MPI_Gatherv(sendbuf, own, MPI_INT, expected.data(), c.root_counts, c.root_displs,
-                              c.root_type, root, comm);
-  int rc = fn(sendbuf, own, MPI_INT, c.at_root ? got.data() : nullptr, c.root_counts, c.root_displs,
-              c.root_type, root, comm);
+  int rc_native = MPI_Gatherv(sendbuf, own, c.own_type, expected.data(), c.root_counts,
+                              c.root_displs, c.root_type, root, comm);
+  int rc = fn(sendbuf, own, c.own_type, c.at_root ? got.data() : nullptr, c.root_counts,
+              c.root_displs, c.root_type, root, comm);
   bool ok = rc == MPI_SUCCESS && rc_native == MPI_SUCCESS && expected == got;
   if (!ok) {
     *why = c.Describe(root, v, seed, rc);
@@ -114,19 +132,21 @@ bool ScatterCase(tuw::ScattervFn fn, MPI_Comm comm, int root, const std::vector<
                  const Variant& v, std::uint64_t seed, std::string* why) {
   const CaseSetup c(comm, root, counts, v, seed);
   const int own = counts[c.rank] * c.unit;
-  std::vector<int> send(c.at_root ? c.extent * c.unit + 1 : 0, kFill);
+  // The root's holes hold -1, which must reach no process.
+  std::vector<int> send(c.at_root ? c.RootInts() : 0, -1);
   if (c.at_root) {
     for (int i = 0; i < c.p; ++i) {
-      for (int k = 0; k < counts[i] * c.unit; ++k) send[c.displs[i] * c.unit + k] = Pattern(i, k);
+      for (int k = 0; k < counts[i] * c.unit; ++k)
+        send[c.RootIndex(c.displs[i], k)] = Pattern(i, k);
     }
   }
-  std::vector<int> expected(own + 4, kFill), got(expected);
+  std::vector<int> expected(own * c.own_span + 4, kFill), got(expected);
   const void* sendbuf = c.at_root ? send.data() : nullptr;
   int rc_native =
       MPI_Scatterv(sendbuf, c.root_counts, c.root_displs, c.root_type,
-                   c.in_place ? MPI_IN_PLACE : expected.data(), own, MPI_INT, root, comm);
+                   c.in_place ? MPI_IN_PLACE : expected.data(), own, c.own_type, root, comm);
   int rc = fn(sendbuf, c.root_counts, c.root_displs, c.root_type,
-              c.in_place ? MPI_IN_PLACE : got.data(), own, MPI_INT, root, comm);
+              c.in_place ? MPI_IN_PLACE : got.data(), own, c.own_type, root, comm);
   bool ok = rc == MPI_SUCCESS && rc_native == MPI_SUCCESS && expected == got;
   if (!ok) *why = c.Describe(root, v, seed, rc);
   return AllRanks(ok, comm);
@@ -268,9 +288,11 @@ TEST(Sequences, BackToBackCallsAndUserTraffic) {
     const auto& g = tuw::kGathervAlgorithms[1 + i % 3];
     const auto& s = tuw::kScattervAlgorithms[1 + (i + 1) % 3];
     std::string why;
-    EXPECT_TRUE(GatherCase(g.fn, MPI_COMM_WORLD, root, counts, kVariants[i % 4], i, &why))
+    EXPECT_TRUE(
+        GatherCase(g.fn, MPI_COMM_WORLD, root, counts, kVariants[i % kVariantCount], i, &why))
         << g.name << ": " << why;
-    EXPECT_TRUE(ScatterCase(s.fn, MPI_COMM_WORLD, root, counts, kVariants[(i + 1) % 4], i, &why))
+    EXPECT_TRUE(ScatterCase(s.fn, MPI_COMM_WORLD, root, counts, kVariants[(i + 1) % kVariantCount],
+                            i, &why))
         << s.name << ": " << why;
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     EXPECT_EQ(received, ((rank + p - 1) % p) * 10 + i);

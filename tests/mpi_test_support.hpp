@@ -80,6 +80,34 @@ inline std::vector<int> ContiguousDisplacements(const std::vector<int>& counts, 
 inline int Pattern(int rank, int k) { return (rank + 1) * 1000003 + k * 7 + 11; }
 constexpr int kFill = -123456789;
 
+// Derived datatypes the tests share (freed at scope end): one contiguous type of 3 ints, a pair
+// of ints with holes (ints 0 and 2 of a 4-int extent) and an int with a 2-int extent (every
+// other int), so that types with holes and extents larger than their size are packed and
+// unpacked on both sides.
+struct TestTypes {
+  MPI_Datatype triple = MPI_DATATYPE_NULL;
+  MPI_Datatype strided_pair = MPI_DATATYPE_NULL;
+  MPI_Datatype spaced_int = MPI_DATATYPE_NULL;
+  TestTypes() {
+    MPI_Type_contiguous(3, MPI_INT, &triple);
+    MPI_Type_commit(&triple);
+    MPI_Datatype pair;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &pair);
+    MPI_Type_create_resized(pair, 0, 4 * sizeof(int), &strided_pair);
+    MPI_Type_free(&pair);
+    MPI_Type_commit(&strided_pair);
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spaced_int);
+    MPI_Type_commit(&spaced_int);
+  }
+  ~TestTypes() {
+    MPI_Type_free(&triple);
+    MPI_Type_free(&strided_pair);
+    MPI_Type_free(&spaced_int);
+  }
+  TestTypes(const TestTypes&) = delete;
+  TestTypes& operator=(const TestTypes&) = delete;
+};
+
 // Non-root processes get these as recvcounts/displs: an algorithm that reads them goes wrong.
 inline std::vector<int> Garbage(int p) { return std::vector<int>(p, -99999); }
 
