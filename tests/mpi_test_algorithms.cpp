@@ -218,6 +218,34 @@ TEST(Scatterv, LargeAndSmallSubtreesMatchNative) {
   }
 }
 
+// MPI lets a scatter's blocks overlap in the root's send buffer (it is only read): every block
+// from the start, consecutive blocks shifted by one int, and large blocks shifted by a few.
+TEST(Scatterv, OverlappingSendBlocksMatchNative) {
+  const int p = Size(), rank = Rank();
+  std::vector<int> send(5000);
+  for (std::size_t k = 0; k < send.size(); ++k) send[k] = Pattern(-1, static_cast<int>(k));
+  for (int pattern = 0; pattern < 3; ++pattern) {
+    std::vector<int> counts(p), displs(p);
+    for (int i = 0; i < p; ++i) {
+      counts[i] = pattern == 2 ? 2000 + i : 3 + i % 4;
+      displs[i] = pattern == 0 ? 0 : (pattern == 1 ? i : (p - i) % 3);
+    }
+    for (int root : RootsToTry(p)) {
+      for (const auto& alg : tuw::kScattervAlgorithms) {
+        std::vector<int> expected(counts[rank] + 2, kFill), got(expected);
+        const int* root_counts = rank == root ? counts.data() : nullptr;
+        const int* root_displs = rank == root ? displs.data() : nullptr;
+        MPI_Scatterv(send.data(), root_counts, root_displs, MPI_INT, expected.data(), counts[rank],
+                     MPI_INT, root, MPI_COMM_WORLD);
+        const int rc = alg.fn(send.data(), root_counts, root_displs, MPI_INT, got.data(),
+                              counts[rank], MPI_INT, root, MPI_COMM_WORLD);
+        EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS && got == expected))
+            << alg.name << ": rank " << rank << " root " << root << " pattern " << pattern;
+      }
+    }
+  }
+}
+
 // A split with reversed rank order: the algorithms must use comm's ranks, not the world's.
 TEST(SubCommunicator, GatherAndScatterMatchNative) {
   MPI_Comm half;
