@@ -49,71 +49,75 @@ std::vector<int> DisplacementsFor(const Variant& v, const std::vector<int>& coun
                     : ContiguousDisplacements(counts, extent);
 }
 
+// A variant's datatypes and where their ints lie: at the root, and on every process (send for a
+// gather, receive for a scatter).
+struct SideTypes {
+  MPI_Datatype root_type, own_type;
+  IntLayout root, own;
+};
+SideTypes TypesFor(Types t, const TestTypes& types) {
+  switch (t) {
+    case Types::kTriple:
+      return {types.triple, MPI_INT, kTripleLayout, kIntLayout};
+    case Types::kStrided:
+      return {types.strided_pair, types.spaced_int, kStridedPairLayout, kSpacedIntLayout};
+    case Types::kInt:
+      break;
+  }
+  return {MPI_INT, MPI_INT, kIntLayout, kIntLayout};
+}
+
 // What both case runners derive from a problem and a variant.
 struct CaseSetup {
   CaseSetup(MPI_Comm comm, int root, const std::vector<int>& counts, const Variant& v,
             std::uint64_t seed)
       : p(Size(comm)),
         rank(Rank(comm)),
-        unit(v.types == Types::kTriple ? 3 : (v.types == Types::kStrided ? 2 : 1)),
-        root_span(v.types == Types::kTriple ? 3 : (v.types == Types::kStrided ? 4 : 1)),
-        root_stride(v.types == Types::kStrided ? 2 : 1),
-        own_span(v.types == Types::kStrided ? 2 : 1),
+        side(TypesFor(v.types, types)),
         at_root(rank == root),
         in_place(at_root && v.in_place),
         displs(DisplacementsFor(v, counts, seed, &extent)),
         garbage(Garbage(p)),
         root_counts(at_root ? counts.data() : garbage.data()),
-        root_displs(at_root ? displs.data() : garbage.data()),
-        root_type(v.types == Types::kTriple
-                      ? types.triple
-                      : (v.types == Types::kStrided ? types.strided_pair : MPI_INT)),
-        own_type(v.types == Types::kStrided ? types.spaced_int : MPI_INT) {}
+        root_displs(at_root ? displs.data() : garbage.data()) {}
   std::string Describe(int root, const Variant& v, std::uint64_t seed, int rc) const {
     return "rank " + std::to_string(rank) + " root " + std::to_string(root) + " p " +
            std::to_string(p) + " variant " + v.name + " seed " + std::to_string(seed) + " rc " +
            std::to_string(rc);
   }
-  // Where int k of the block at root-type displacement `displ` lies in the root's buffer.
-  int RootIndex(int displ, int k) const {
-    return (displ + k / unit) * root_span + (k % unit) * root_stride;
-  }
-  std::size_t RootInts() const { return static_cast<std::size_t>(extent) * root_span + 1; }
+  // Ints each process sends (gather) or receives (scatter) for a block of `count` root elements.
+  int OwnInts(int count) const { return count * side.root.ints; }
+  std::size_t RootInts() const { return static_cast<std::size_t>(extent) * side.root.span + 1; }
   TestTypes types;
   const int p, rank;
-  const int unit;         // ints per root-type element (its signature)
-  const int root_span;    // ints per root-type extent
-  const int root_stride;  // ints between a root element's ints
-  const int own_span;     // ints per extent of own_type (one int each)
+  const SideTypes side;
   const bool at_root, in_place;
   int extent = 0;  // in root-type elements; set by DisplacementsFor
   const std::vector<int> displs, garbage;
   const int* root_counts;  // counts/displs as passed: garbage on non-roots
   const int* root_displs;
-  const MPI_Datatype root_type;  // the root's datatype
-  const MPI_Datatype own_type;   // every process's send (gather) or receive (scatter) datatype
 };
 
 // Runs one gather problem with `fn` and with MPI_Gatherv; true on every rank iff identical.
 bool GatherCase(tuw::GathervFn fn, MPI_Comm comm, int root, const std::vector<int>& counts,
                 const Variant& v, std::uint64_t seed, std::string* why) {
   const CaseSetup c(comm, root, counts, v, seed);
-  const int own = counts[c.rank] * c.unit;
+  const int own = c.OwnInts(counts[c.rank]);
   // The holes of a spaced send buffer hold -1, which must not reach the root.
-  std::vector<int> send(own * c.own_span + 1, -1);
-  for (int k = 0; k < own; ++k) send[k * c.own_span] = Pattern(c.rank, k);
+  std::vector<int> send(own * c.side.own.span + 1, -1);
+  for (int k = 0; k < own; ++k) send[c.side.own.Index(0, k)] = Pattern(c.rank, k);
   std::vector<int> expected(c.at_root ? c.RootInts() : 0, kFill), got(expected);
   if (c.in_place) {
     for (int k = 0; k < own; ++k) {
-      expected[c.RootIndex(c.displs[root], k)] = got[c.RootIndex(c.displs[root], k)] =
-          send[k * c.own_span];
+      const int at = c.side.root.Index(c.displs[root], k);
+      expected[at] = got[at] = send[c.side.own.Index(0, k)];
     }
   }
   const void* sendbuf = c.in_place ? MPI_IN_PLACE : send.data();
-  int rc_native = MPI_Gatherv(sendbuf, own, c.own_type, expected.data(), c.root_counts,
-                              c.root_displs, c.root_type, root, comm);
-  int rc = fn(sendbuf, own, c.own_type, c.at_root ? got.data() : nullptr, c.root_counts,
-              c.root_displs, c.root_type, root, comm);
+  int rc_native = MPI_Gatherv(sendbuf, own, c.side.own_type, expected.data(), c.root_counts,
+                              c.root_displs, c.side.root_type, root, comm);
+  int rc = fn(sendbuf, own, c.side.own_type, c.at_root ? got.data() : nullptr, c.root_counts,
+              c.root_displs, c.side.root_type, root, comm);
   bool ok = rc == MPI_SUCCESS && rc_native == MPI_SUCCESS && expected == got;
   if (!ok) {
     *why = c.Describe(root, v, seed, rc);
@@ -131,22 +135,23 @@ bool GatherCase(tuw::GathervFn fn, MPI_Comm comm, int root, const std::vector<in
 bool ScatterCase(tuw::ScattervFn fn, MPI_Comm comm, int root, const std::vector<int>& counts,
                  const Variant& v, std::uint64_t seed, std::string* why) {
   const CaseSetup c(comm, root, counts, v, seed);
-  const int own = counts[c.rank] * c.unit;
+  const int own = c.OwnInts(counts[c.rank]);
   // The root's holes hold -1, which must reach no process.
   std::vector<int> send(c.at_root ? c.RootInts() : 0, -1);
   if (c.at_root) {
     for (int i = 0; i < c.p; ++i) {
-      for (int k = 0; k < counts[i] * c.unit; ++k)
-        send[c.RootIndex(c.displs[i], k)] = Pattern(i, k);
+      for (int k = 0; k < c.OwnInts(counts[i]); ++k) {
+        send[c.side.root.Index(c.displs[i], k)] = Pattern(i, k);
+      }
     }
   }
-  std::vector<int> expected(own * c.own_span + 4, kFill), got(expected);
+  std::vector<int> expected(own * c.side.own.span + 4, kFill), got(expected);
   const void* sendbuf = c.at_root ? send.data() : nullptr;
   int rc_native =
-      MPI_Scatterv(sendbuf, c.root_counts, c.root_displs, c.root_type,
-                   c.in_place ? MPI_IN_PLACE : expected.data(), own, c.own_type, root, comm);
-  int rc = fn(sendbuf, c.root_counts, c.root_displs, c.root_type,
-              c.in_place ? MPI_IN_PLACE : got.data(), own, c.own_type, root, comm);
+      MPI_Scatterv(sendbuf, c.root_counts, c.root_displs, c.side.root_type,
+                   c.in_place ? MPI_IN_PLACE : expected.data(), own, c.side.own_type, root, comm);
+  int rc = fn(sendbuf, c.root_counts, c.root_displs, c.side.root_type,
+              c.in_place ? MPI_IN_PLACE : got.data(), own, c.side.own_type, root, comm);
   bool ok = rc == MPI_SUCCESS && rc_native == MPI_SUCCESS && expected == got;
   if (!ok) *why = c.Describe(root, v, seed, rc);
   return AllRanks(ok, comm);

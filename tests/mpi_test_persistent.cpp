@@ -268,8 +268,9 @@ TEST_P(Persistent, StridedDatatypesWithHoles) {
     displs[i] = 4 * (p - 1 - i) + 1;  // in pairs, reverse order, gaps
   }
   const std::size_t root_ints = 4 * (4 * static_cast<std::size_t>(p) + 1);
-  const int own = 2 * pairs[rank];  // spaced ints
-  std::vector<int> spaced(2 * own + 1, -1), root_buffer(rank == root ? root_ints : 1, -1);
+  const int own = kStridedPairLayout.ints * pairs[rank];  // spaced ints
+  std::vector<int> spaced(kSpacedIntLayout.span * own + 1, -1),
+      root_buffer(rank == root ? root_ints : 1, -1);
   std::vector<int> gathered(root_buffer.size(), kFill), scattered(spaced.size(), kFill);
   TUW_Request requests[2] = {TUW_REQUEST_NULL, TUW_REQUEST_NULL};
   ASSERT_EQ(GetParam().gather(spaced.data(), own, types.spaced_int, gathered.data(), pairs.data(),
@@ -281,11 +282,11 @@ TEST_P(Persistent, StridedDatatypesWithHoles) {
                                MPI_INFO_NULL, &requests[1]),
             MPI_SUCCESS);
   for (int start = 0; start < kStarts; ++start) {
-    for (int k = 0; k < own; ++k) spaced[2 * k] = Value(rank, k, start);
+    for (int k = 0; k < own; ++k) spaced[kSpacedIntLayout.Index(0, k)] = Value(rank, k, start);
     if (rank == root) {
       for (int i = 0; i < p; ++i) {
-        for (int k = 0; k < 2 * pairs[i]; ++k) {
-          root_buffer[4 * (displs[i] + k / 2) + 2 * (k % 2)] = Value(i, k, start) + 7;
+        for (int k = 0; k < kStridedPairLayout.ints * pairs[i]; ++k) {
+          root_buffer[kStridedPairLayout.Index(displs[i], k)] = Value(i, k, start) + 7;
         }
       }
     }
@@ -501,10 +502,9 @@ TEST_P(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
 // (group 1, whose last process is the bad one), joined by an intercommunicator that returns
 // errors; freed at the end of the test.
 struct BadCountAcross {
-  explicit BadCountAcross(int p) : groups(SplitIntoGroups((p + 1) / 2)) {
+  explicit BadCountAcross(int p) : groups(SplitIntoGroups((p + 1) / 2)), q(p - (p + 1) / 2) {
     MPI_Comm_set_errhandler(groups.inter, MPI_ERRORS_RETURN);
     group = groups.in_first ? 0 : 1;
-    q = p - (p + 1) / 2;
     const int local_rank = Rank(groups.local);
     root_arg = group == 1 ? 0 : (local_rank == 0 ? MPI_ROOT : MPI_PROC_NULL);
     bad = group == 1 && local_rank == q - 1;
@@ -513,7 +513,8 @@ struct BadCountAcross {
   BadCountAcross(const BadCountAcross&) = delete;
   BadCountAcross& operator=(const BadCountAcross&) = delete;
   TwoGroups groups;
-  int group = 0, q = 0, root_arg = MPI_PROC_NULL;
+  const int q;  // group 1's processes
+  int group = 0, root_arg = MPI_PROC_NULL;
   bool bad = false;
 };
 

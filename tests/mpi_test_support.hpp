@@ -108,6 +108,18 @@ struct TestTypes {
   TestTypes& operator=(const TestTypes&) = delete;
 };
 
+// Where a datatype's ints lie in a buffer of ints: `ints` per element (its signature), `span`
+// ints per extent, `stride` ints between an element's ints.
+struct IntLayout {
+  int ints, span, stride;
+  // Index of int k of the block at displacement `displ` (in elements).
+  int Index(int displ, int k) const { return (displ + k / ints) * span + (k % ints) * stride; }
+};
+constexpr IntLayout kIntLayout{1, 1, 1};          // MPI_INT
+constexpr IntLayout kTripleLayout{3, 3, 1};       // TestTypes::triple
+constexpr IntLayout kStridedPairLayout{2, 4, 2};  // TestTypes::strided_pair
+constexpr IntLayout kSpacedIntLayout{1, 2, 1};    // TestTypes::spaced_int
+
 // Non-root processes get these as recvcounts/displs: an algorithm that reads them goes wrong.
 inline std::vector<int> Garbage(int p) { return std::vector<int>(p, -99999); }
 
@@ -116,14 +128,12 @@ inline std::vector<int> Garbage(int p) { return std::vector<int>(p, -99999); }
 struct TwoGroups {
   MPI_Comm local = MPI_COMM_NULL, inter = MPI_COMM_NULL;
   bool in_first = false;
-  int first_size = 0;
 };
 
 inline TwoGroups SplitIntoGroups(int split, MPI_Comm world = MPI_COMM_WORLD) {
   TwoGroups g;
   const int rank = Rank(world);
   g.in_first = rank < split;
-  g.first_size = split;
   MPI_Comm_split(world, g.in_first ? 0 : 1, rank, &g.local);
   const int remote_leader = g.in_first ? split : 0;  // ranks in world of the groups' leaders
   MPI_Intercomm_create(g.local, 0, world, remote_leader, 99, &g.inter);
