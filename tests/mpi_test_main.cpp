@@ -1,6 +1,7 @@
 // main() for the MPI GoogleTest programs: MPI is initialised around the whole run and the exit
 // status is agreed by all ranks. Only rank 0 prints the normal progress; every rank prints its
-// failures.
+// failures. Built twice: mpi_test_main initialises MPI_THREAD_SINGLE, mpi_test_main_threads
+// (IRRCOLL_TEST_THREAD_MULTIPLE) asks for MPI_THREAD_MULTIPLE.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -22,7 +23,12 @@ class FailuresOnly : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef IRRCOLL_TEST_THREAD_MULTIPLE
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+#else
   MPI_Init(&argc, &argv);
+#endif
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -13,7 +13,8 @@
  * handler. Calls are collective over intra- and intercommunicators (MPI_ROOT / MPI_PROC_NULL in
  * the root's group). Payloads of any size MPI accepts (transfers above 1 GiB go in pieces). An
  * error on one process reaches the others as an error class: no process waits forever, and none
- * returns MPI_SUCCESS with data it did not receive.
+ * returns MPI_SUCCESS with data it did not receive. Under MPI_THREAD_MULTIPLE, threads may call
+ * at the same time on different communicators (as for the MPI calls, not on the same one).
  */
 #ifndef TUWCOLL_H_
 #define TUWCOLL_H_

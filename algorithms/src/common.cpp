@@ -6,8 +6,6 @@
 namespace tuw::detail {
 namespace {
 
-int g_private_comm_keyval = MPI_KEYVAL_INVALID;
-
 int DeletePrivateComms(MPI_Comm, int, void* attribute, void*) {
   auto* comms = static_cast<PrivateComms*>(attribute);
   int finalized = 0;
@@ -40,20 +38,35 @@ int LocalGroupComm(MPI_Comm inter, MPI_Comm* local) {
   return rc;
 }
 
+// The attribute key of the private duplicates, created once per process by the first call.
+// A function-local static: threads that make their first calls at the same time, each on its
+// own communicator (MPI_THREAD_MULTIPLE), wait for one key instead of each creating one and
+// overwriting the others' - after which a process would look its duplicate up under the wrong
+// key and, alone among the processes, duplicate the communicator again: a hang.
+struct Keyval {
+  int value = MPI_KEYVAL_INVALID;
+  int rc = MPI_SUCCESS;
+};
+const Keyval& PrivateCommKeyval() {
+  static const Keyval keyval = [] {
+    Keyval k;
+    k.rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, DeletePrivateComms, &k.value, nullptr);
+    return k;
+  }();
+  return keyval;
+}
+
 }  // namespace
 
 // The private duplicate keeps our point-to-point traffic apart from the user's messages and
 // from other collectives on the same communicator. It is made once per communicator (the first
 // call is collective anyway) and freed when the user frees the communicator.
 int GetPrivateComms(MPI_Comm comm, PrivateComms* out) {
-  if (g_private_comm_keyval == MPI_KEYVAL_INVALID) {
-    int rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, DeletePrivateComms,
-                                    &g_private_comm_keyval, nullptr);
-    if (rc != MPI_SUCCESS) return rc;
-  }
+  const Keyval& keyval = PrivateCommKeyval();
+  if (keyval.rc != MPI_SUCCESS) return keyval.rc;
   void* attribute = nullptr;
   int found = 0;
-  int rc = MPI_Comm_get_attr(comm, g_private_comm_keyval, &attribute, &found);
+  int rc = MPI_Comm_get_attr(comm, keyval.value, &attribute, &found);
   if (rc != MPI_SUCCESS) return rc;
   if (found) {
     *out = *static_cast<PrivateComms*>(attribute);
@@ -82,15 +95,15 @@ int GetPrivateComms(MPI_Comm comm, PrivateComms* out) {
   // and so its attributes, between the ranks: another rank may have set ours during the
   // (collective) dup. Setting it again would run the delete callback on the duplicate that rank
   // uses; take that one instead. Real MPI keeps attributes per process: never found here.
-  rc = MPI_Comm_get_attr(comm, g_private_comm_keyval, &attribute, &found);
+  rc = MPI_Comm_get_attr(comm, keyval.value, &attribute, &found);
   if (rc == MPI_SUCCESS && found) {
-    DeletePrivateComms(comm, g_private_comm_keyval, comms, nullptr);
+    DeletePrivateComms(comm, keyval.value, comms, nullptr);
     *out = *static_cast<PrivateComms*>(attribute);
     return MPI_SUCCESS;
   }
-  rc = MPI_Comm_set_attr(comm, g_private_comm_keyval, comms);
+  rc = MPI_Comm_set_attr(comm, keyval.value, comms);
   if (rc != MPI_SUCCESS) {
-    DeletePrivateComms(comm, g_private_comm_keyval, comms, nullptr);
+    DeletePrivateComms(comm, keyval.value, comms, nullptr);
     return rc;
   }
   *out = *comms;
