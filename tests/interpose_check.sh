@@ -2,7 +2,7 @@
 # libtuwcoll_interpose.so under a real launcher: an unmodified C program and irrbench run with the
 # library preloaded, for every TUWCOLL_GATHERV/TUWCOLL_SCATTERV value; results validated by the
 # programs themselves, calls counted by TUWCOLL_VERBOSE=1; a bad value stops the run at MPI_Init
-# with one message and a non-zero exit, never a hang.
+# with one message and a non-zero exit, never a hang; three threads per process call at once.
 # usage: interpose_check.sh LIB PROGRAM IRRBENCH WORK_DIR MPIEXEC [PREFLAGS...]
 set -euo pipefail
 lib=$1 program=$2 irrbench=$3 work=$4
@@ -26,6 +26,26 @@ for choice in tuw linear binomial native; do
   grep -q "0 wrong elements" "$log" || { cat "$log"; fail "$choice: wrong results"; }
   echo "interpose_check: $choice: validated, $calls calls of each counted"
 done
+
+# Three threads per process at once, each on its own communicator (MPI_THREAD_MULTIPLE): every
+# call counted, every result right.
+threads=3
+log=$work/program-threads.log
+rc=0
+TUWCOLL_VERBOSE=1 timeout 120 "${launch[@]}" -n $p env LD_PRELOAD="$lib" "$program" $threads \
+  >"$log" 2>&1 || rc=$?
+if [[ $rc -eq 3 ]] && grep -q "MPI_THREAD_MULTIPLE not provided" "$log"; then
+  echo "interpose_check: $threads threads: skipped, the MPI library lacks MPI_THREAD_MULTIPLE"
+else
+  [[ $rc -eq 0 ]] || { cat "$log"; fail "$threads threads: the program failed (exit $rc)"; }
+  calls=$((2 * p * p * threads))
+  for call in Gatherv Scatterv; do
+    grep -q "MPI_$call -> TUW_$call: $calls calls on $p processes" "$log" ||
+      { cat "$log"; fail "$threads threads: MPI_$call calls not all counted ($calls expected)"; }
+  done
+  grep -q "0 wrong elements" "$log" || { cat "$log"; fail "$threads threads: wrong results"; }
+  echo "interpose_check: $threads threads: validated, $calls calls of each counted"
+fi
 
 # A bad value: one clear message, non-zero exit, no hang.
 log=$work/bad.log

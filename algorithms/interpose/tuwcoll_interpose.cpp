@@ -11,6 +11,7 @@
 // links itself.
 #include <mpi.h>
 
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -63,7 +64,8 @@ struct State {
   bool configured = false;
   std::string error;              // a bad environment, reported at MPI_Init
   int gatherv = 0, scatterv = 0;  // indices into the choices
-  std::vector<long> gatherv_calls, scatterv_calls;
+  // Calls made: atomic, as threads may call at once (MPI_THREAD_MULTIPLE, own communicators).
+  std::atomic<long> gatherv_calls{0}, scatterv_calls{0};
   std::string description;
 };
 State g_state;
@@ -83,15 +85,17 @@ int Pick(const char* variable, const std::vector<Choice<Fn>>& choices, std::stri
   return 0;
 }
 
+// Once per process (a function-local static: safe if threads get here first).
 void Configure() {
-  if (g_state.configured) return;
-  g_state.configured = true;
-  g_state.gatherv = Pick("TUWCOLL_GATHERV", GathervChoices(), &g_state.error);
-  g_state.scatterv = Pick("TUWCOLL_SCATTERV", ScattervChoices(), &g_state.error);
-  g_state.gatherv_calls.assign(GathervChoices().size(), 0);
-  g_state.scatterv_calls.assign(ScattervChoices().size(), 0);
-  g_state.description = "MPI_Gatherv=" + GathervChoices()[g_state.gatherv].name +
-                        " MPI_Scatterv=" + ScattervChoices()[g_state.scatterv].name;
+  static const bool configured = [] {
+    g_state.gatherv = Pick("TUWCOLL_GATHERV", GathervChoices(), &g_state.error);
+    g_state.scatterv = Pick("TUWCOLL_SCATTERV", ScattervChoices(), &g_state.error);
+    g_state.description = "MPI_Gatherv=" + GathervChoices()[g_state.gatherv].name +
+                          " MPI_Scatterv=" + ScattervChoices()[g_state.scatterv].name;
+    g_state.configured = true;
+    return true;
+  }();
+  (void)configured;
 }
 
 // At MPI_Init: a bad value, or a choice that differs between processes, stops the program.
@@ -154,7 +158,7 @@ TUWCOLL_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype 
                                void* recvbuf, const int recvcounts[], const int displs[],
                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Configure();
-  ++g_state.gatherv_calls[g_state.gatherv];
+  ++g_state.gatherv_calls;
   return GathervChoices()[g_state.gatherv].fn(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                               displs, recvtype, root, comm);
 }
@@ -163,7 +167,7 @@ TUWCOLL_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[], con
                                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Configure();
-  ++g_state.scatterv_calls[g_state.scatterv];
+  ++g_state.scatterv_calls;
   return ScattervChoices()[g_state.scatterv].fn(sendbuf, sendcounts, displs, sendtype, recvbuf,
                                                 recvcount, recvtype, root, comm);
 }
@@ -174,18 +178,14 @@ TUWCOLL_EXPORT int MPI_Finalize(void) {
     int rank = 0, size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    std::vector<long> local = g_state.gatherv_calls;
-    local.insert(local.end(), g_state.scatterv_calls.begin(), g_state.scatterv_calls.end());
-    std::vector<long> total(local.size());
-    PMPI_Reduce(local.data(), total.data(), static_cast<int>(local.size()), MPI_LONG, MPI_SUM, 0,
-                MPI_COMM_WORLD);
+    long local[2] = {g_state.gatherv_calls.load(), g_state.scatterv_calls.load()};
+    long total[2] = {0, 0};
+    PMPI_Reduce(local, total, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-      const std::size_t ng = g_state.gatherv_calls.size();
       std::fprintf(stderr, "libtuwcoll_interpose: MPI_Gatherv -> %s: %ld calls on %d processes\n",
-                   GathervChoices()[g_state.gatherv].name.c_str(), total[g_state.gatherv], size);
+                   GathervChoices()[g_state.gatherv].name.c_str(), total[0], size);
       std::fprintf(stderr, "libtuwcoll_interpose: MPI_Scatterv -> %s: %ld calls on %d processes\n",
-                   ScattervChoices()[g_state.scatterv].name.c_str(), total[ng + g_state.scatterv],
-                   size);
+                   ScattervChoices()[g_state.scatterv].name.c_str(), total[1], size);
     }
   }
   return PMPI_Finalize();
