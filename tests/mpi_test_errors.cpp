@@ -131,4 +131,24 @@ TEST_F(Errors, TuwBadRootCountsAndMismatchedSizes) {
   EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
 }
 
+// A datatype the MPI library itself rejects (never committed) on one process: its send fails
+// inside MPI, not in our argument checks. That process and the root report MPI_ERR_TYPE, the
+// processes that relay its subtree's poison may too, nobody else fails, nobody hangs, and the
+// next call is correct.
+TEST_F(Errors, TuwUncommittedTypeOnOneProcess) {
+  if (p_ < 2) GTEST_SKIP() << "needs a non-root process";
+  const int bad = p_ - 1;
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_INT, &pair);  // deliberately not committed
+  const int rc = TUW_Gatherv(send_.data(), rank_ == bad ? 1 : 2, rank_ == bad ? pair : MPI_INT,
+                             recv_.data(), counts_.data(), displs_.data(), MPI_INT, 0, comm_);
+  MPI_Type_free(&pair);
+  const int error_class = ErrorClass(rc);
+  const bool ok = (rank_ == bad || rank_ == 0)
+                      ? error_class == MPI_ERR_TYPE
+                      : error_class == MPI_SUCCESS || error_class == MPI_ERR_TYPE;
+  EXPECT_TRUE(AllRanks(ok, comm_)) << "rank " << rank_ << " rc " << rc;
+  EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
+}
+
 }  // namespace
