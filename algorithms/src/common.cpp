@@ -193,6 +193,42 @@ int ElementsPerStep(MPI_Count type_size) {
   return static_cast<int>(std::max<std::int64_t>(1, MaxMessageBytes() / type_size));
 }
 
+// `n` elements of `type` at `buf` as MPI_Pack and MPI_Unpack can take them. MPI_BOTTOM (a null
+// pointer in MPICH and Open MPI) is a valid buffer for both, with a type of absolute addresses,
+// but MPICH 4.0 rejects a null buffer there with MPI_ERR_ARG: the elements are then addressed
+// from a non-null anchor through a type shifted back by the anchor's address.
+class PackableBuffer {
+ public:
+  PackableBuffer(void* buf, int n, MPI_Datatype type) : buf_(buf), count_(n), type_(type) {
+    if (buf != MPI_BOTTOM) return;
+    static char anchor;
+    MPI_Aint anchor_address = 0;
+    rc_ = MPI_Get_address(&anchor, &anchor_address);
+    const MPI_Aint shift = MPI_Aint_diff(0, anchor_address);
+    if (rc_ == MPI_SUCCESS) rc_ = MPI_Type_create_struct(1, &n, &shift, &type, &shifted_);
+    if (rc_ == MPI_SUCCESS) rc_ = MPI_Type_commit(&shifted_);
+    buf_ = &anchor;
+    count_ = 1;
+    type_ = shifted_;
+  }
+  ~PackableBuffer() {
+    if (shifted_ != MPI_DATATYPE_NULL) MPI_Type_free(&shifted_);
+  }
+  PackableBuffer(const PackableBuffer&) = delete;
+  PackableBuffer& operator=(const PackableBuffer&) = delete;
+  int rc() const { return rc_; }
+  void* buf() const { return buf_; }
+  int count() const { return count_; }
+  MPI_Datatype type() const { return type_; }
+
+ private:
+  void* buf_;
+  int count_;
+  MPI_Datatype type_;
+  MPI_Datatype shifted_ = MPI_DATATYPE_NULL;
+  int rc_ = MPI_SUCCESS;
+};
+
 }  // namespace
 
 int PackElements(const void* buf, Count count, MPI_Datatype type, char* packed, MPI_Comm comm) {
@@ -202,8 +238,10 @@ int PackElements(const void* buf, Count count, MPI_Datatype type, char* packed, 
   const Count step = ElementsPerStep(type_size);
   for (Count done = 0; done < count; done += std::min(step, count - done)) {
     const int n = IntCount(std::min(step, count - done));
+    const PackableBuffer in(const_cast<void*>(OffsetBy(buf, done, type)), n, type);
+    if (in.rc() != MPI_SUCCESS) return in.rc();
     int position = 0;
-    rc = MPI_Pack(OffsetBy(buf, done, type), n, type, packed + done * type_size,
+    rc = MPI_Pack(in.buf(), in.count(), in.type(), packed + done * type_size,
                   static_cast<int>(n * type_size), &position, comm);
     if (rc != MPI_SUCCESS) return rc;
   }
@@ -217,9 +255,11 @@ int UnpackElements(const char* packed, Count count, MPI_Datatype type, void* buf
   const Count step = ElementsPerStep(type_size);
   for (Count done = 0; done < count; done += std::min(step, count - done)) {
     const int n = IntCount(std::min(step, count - done));
+    const PackableBuffer out(OffsetBy(buf, done, type), n, type);
+    if (out.rc() != MPI_SUCCESS) return out.rc();
     int position = 0;
     rc = MPI_Unpack(packed + done * type_size, static_cast<int>(n * type_size), &position,
-                    OffsetBy(buf, done, type), n, type, comm);
+                    out.buf(), out.count(), out.type(), comm);
     if (rc != MPI_SUCCESS) return rc;
   }
   return MPI_SUCCESS;
