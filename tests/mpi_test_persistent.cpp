@@ -308,6 +308,64 @@ TEST_P(Persistent, StridedDatatypesWithHoles) {
   TUW_Request_free(&requests[1]);
 }
 
+// The program frees its derived datatypes right after init, as MPI allows (MPI_Type_free:
+// communication using the type completes normally; the native persistent collectives hold their
+// types): every later start must still move the data as the freed types described. Its own
+// copies of the types (TestTypes) give the native reference.
+TEST_P(Persistent, DatatypesFreedAfterInit) {
+  const int p = Size(), rank = Rank(), root = (p + 1) / 3;
+  const TestTypes reference_types;
+  std::vector<int> pairs(p), displs(p);
+  for (int i = 0; i < p; ++i) {
+    pairs[i] = (i * 5 + 1) % 4;
+    displs[i] = 4 * (p - 1 - i) + 2;
+  }
+  const std::size_t root_ints = 4 * (4 * static_cast<std::size_t>(p) + 2);
+  const int own = kStridedPairLayout.ints * pairs[rank];
+  std::vector<int> spaced(kSpacedIntLayout.span * own + 1, -1),
+      root_buffer(rank == root ? root_ints : 1, -1);
+  std::vector<int> gathered(root_buffer.size(), kFill), scattered(spaced.size(), kFill);
+  TUW_Request requests[2] = {TUW_REQUEST_NULL, TUW_REQUEST_NULL};
+  {
+    TestTypes freed;  // freed at the end of this scope, before any start
+    ASSERT_EQ(GetParam().gather(spaced.data(), own, freed.spaced_int, gathered.data(), pairs.data(),
+                                displs.data(), freed.strided_pair, root, MPI_COMM_WORLD,
+                                MPI_INFO_NULL, &requests[0]),
+              MPI_SUCCESS);
+    ASSERT_EQ(GetParam().scatter(root_buffer.data(), pairs.data(), displs.data(),
+                                 freed.strided_pair, scattered.data(), own, freed.spaced_int, root,
+                                 MPI_COMM_WORLD, MPI_INFO_NULL, &requests[1]),
+              MPI_SUCCESS);
+  }
+  // Other types made now may reuse the freed handles' slots.
+  const TestTypes unrelated;
+  for (int start = 0; start < 3; ++start) {
+    for (int k = 0; k < own; ++k) spaced[kSpacedIntLayout.Index(0, k)] = Value(rank, k, start);
+    if (rank == root) {
+      for (int i = 0; i < p; ++i) {
+        for (int k = 0; k < kStridedPairLayout.ints * pairs[i]; ++k) {
+          root_buffer[kStridedPairLayout.Index(displs[i], k)] = Value(i, k, start) + 3;
+        }
+      }
+    }
+    std::vector<int> gather_reference(gathered.size(), kFill);
+    std::vector<int> scatter_reference(scattered.size(), kFill);
+    std::fill(gathered.begin(), gathered.end(), kFill);
+    std::fill(scattered.begin(), scattered.end(), kFill);
+    MPI_Gatherv(spaced.data(), own, reference_types.spaced_int, gather_reference.data(),
+                pairs.data(), displs.data(), reference_types.strided_pair, root, MPI_COMM_WORLD);
+    MPI_Scatterv(root_buffer.data(), pairs.data(), displs.data(), reference_types.strided_pair,
+                 scatter_reference.data(), own, reference_types.spaced_int, root, MPI_COMM_WORLD);
+    ASSERT_EQ(TUW_Startall(2, requests), MPI_SUCCESS);
+    const int rc = TUW_Waitall(2, requests, MPI_STATUSES_IGNORE);
+    EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS && gathered == gather_reference &&
+                         scattered == scatter_reference))
+        << "start " << start << " rank " << rank;
+  }
+  TUW_Request_free(&requests[0]);
+  TUW_Request_free(&requests[1]);
+}
+
 // Several requests alive at once on one communicator, completed in the same order everywhere,
 // and a request freed and made again.
 TEST_P(Persistent, SeveralRequestsAndReuse) {
@@ -413,14 +471,20 @@ TEST_P(Persistent, IntercommunicatorGatherAndScatter) {
     const int mine = in_root_group ? 0 : counts[Rank(local)];
     std::vector<int> send(mine + 1), recv(4 * q + 1, kFill);
     TUW_Request gather = TUW_REQUEST_NULL, scatter = TUW_REQUEST_NULL;
-    ASSERT_EQ(init.gather(send.data(), mine, MPI_INT, recv.data(), counts.data(), displs.data(),
-                          MPI_INT, root_arg, inter, MPI_INFO_NULL, &gather),
+    // The requests get a derived int that is freed right after init (DatatypesFreedAfterInit,
+    // here on both sides of an intercommunicator); the native reference runs with MPI_INT.
+    MPI_Datatype one_int;
+    MPI_Type_contiguous(1, MPI_INT, &one_int);
+    MPI_Type_commit(&one_int);
+    ASSERT_EQ(init.gather(send.data(), mine, one_int, recv.data(), counts.data(), displs.data(),
+                          one_int, root_arg, inter, MPI_INFO_NULL, &gather),
               MPI_SUCCESS);
     // The scatter goes the other way: the root's recv array is its send buffer.
     std::vector<int> block(mine + 1, kFill), root_data(4 * q + 1);
-    ASSERT_EQ(init.scatter(root_data.data(), counts.data(), displs.data(), MPI_INT, block.data(),
-                           mine, MPI_INT, root_arg, inter, MPI_INFO_NULL, &scatter),
+    ASSERT_EQ(init.scatter(root_data.data(), counts.data(), displs.data(), one_int, block.data(),
+                           mine, one_int, root_arg, inter, MPI_INFO_NULL, &scatter),
               MPI_SUCCESS);
+    MPI_Type_free(&one_int);
     for (int start = 0; start < kStarts; ++start) {
       for (int k = 0; k < mine; ++k) send[k] = Value(Rank(local), k, start);
       std::vector<int> reference(recv.size(), kFill);

@@ -18,6 +18,38 @@
 
 using tuw::detail::Count;
 
+// The derived datatypes a request runs with, duplicated at init and freed with the request. MPI
+// lets a program free a datatype once an operation that uses it is set up ("any communication
+// that is currently using this datatype will complete normally", MPI_Type_free), and the native
+// persistent collectives hold theirs; a request that kept the program's handle would run its
+// next start on a freed type. Predefined types cannot be freed and stay as they are.
+class RetainedTypes {
+ public:
+  RetainedTypes() = default;
+  ~RetainedTypes() {
+    for (MPI_Datatype& type : types_) MPI_Type_free(&type);
+  }
+  RetainedTypes(const RetainedTypes&) = delete;
+  RetainedTypes& operator=(const RetainedTypes&) = delete;
+  // Replaces *type by a duplicate held here; leaves it as it is where it is predefined or
+  // cannot be duplicated (then the program's handle must stay valid, as before).
+  void Retain(MPI_Datatype* type) {
+    if (*type == MPI_DATATYPE_NULL) return;
+    int integers = 0, addresses = 0, datatypes = 0, combiner = MPI_COMBINER_NAMED;
+    if (MPI_Type_get_envelope(*type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS ||
+        combiner == MPI_COMBINER_NAMED) {
+      return;
+    }
+    MPI_Datatype duplicate;
+    if (MPI_Type_dup(*type, &duplicate) != MPI_SUCCESS) return;
+    types_.push_back(duplicate);
+    *type = duplicate;
+  }
+
+ private:
+  std::vector<MPI_Datatype> types_;
+};
+
 struct TUW_Request_s {
   enum class Kind { kGather, kScatter } kind;
   bool active = false;
@@ -27,6 +59,7 @@ struct TUW_Request_s {
   tuw::detail::GatherPlan gather;
   tuw::detail::ScatterPlan scatter;
   std::vector<Count> counts, displs;  // the root's arrays, owned (the plan points into them)
+  RetainedTypes types;                // the plan's derived types (RetainTypes)
 };
 
 namespace tuw::detail {
@@ -52,6 +85,29 @@ int AgreeOnPlan(const CallContext& ctx, int root, std::int64_t own_bytes, int ow
   }
   rc = PlanBcast(ctx, root, &verdict, 1);
   return rc != MPI_SUCCESS ? rc : static_cast<int>(verdict);
+}
+
+// Makes the request hold the datatypes that are significant on this process (RetainedTypes):
+// once init has succeeded, so that they are known to be valid. A gather's recvtype and a
+// scatter's sendtype count at the root only (MPI_ROOT on an intercommunicator), the own type
+// everywhere else and at the root unless it passes MPI_IN_PLACE; nothing on an intercommunicator's
+// MPI_PROC_NULL processes.
+void RetainTypes(TUW_Request_s* r) {
+  const bool gather = r->kind == TUW_Request_s::Kind::kGather;
+  const int root = gather ? r->gather.args.root : r->scatter.args.root;
+  bool at_root = false, has_own = true;
+  if (r->inter) {
+    at_root = root == MPI_ROOT;
+    has_own = root != MPI_ROOT && root != MPI_PROC_NULL;
+  } else {
+    at_root = root == (gather ? r->gather.ctx.rank : r->scatter.ctx.rank);
+    has_own =
+        !at_root || (gather ? r->gather.args.sendbuf : r->scatter.args.recvbuf) != MPI_IN_PLACE;
+  }
+  MPI_Datatype* root_type = gather ? &r->gather.args.recvtype : &r->scatter.args.sendtype;
+  MPI_Datatype* own_type = gather ? &r->gather.args.sendtype : &r->scatter.args.recvtype;
+  if (at_root) r->types.Retain(root_type);
+  if (has_own) r->types.Retain(own_type);
 }
 
 // The root's counts and displacements (int, or MPI_Count and MPI_Aint for _c) as Counts.
@@ -86,6 +142,7 @@ int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, con
       if (rc != MPI_SUCCESS) return rc;
       r->inter_planned = true;
     }
+    RetainTypes(r.get());
     *request = r.release();
     return MPI_SUCCESS;
   }
@@ -96,6 +153,7 @@ int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, con
   const int own_error = g.local_error != MPI_SUCCESS ? g.local_error : g.options.prior_failure;
   rc = AgreeOnPlan(g.ctx, args.root, g.own_bytes, own_error, g.error_in_tree, g.block_bytes);
   if (rc != MPI_SUCCESS) return rc;
+  RetainTypes(r.get());
   *request = r.release();
   return MPI_SUCCESS;
 }
@@ -119,6 +177,7 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
       if (rc != MPI_SUCCESS) return rc;
       r->inter_planned = true;
     }
+    RetainTypes(r.get());
     *request = r.release();
     return MPI_SUCCESS;
   }
@@ -129,6 +188,7 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
   const int own_error = s.local_error != MPI_SUCCESS ? s.local_error : s.options.prior_failure;
   rc = AgreeOnPlan(s.ctx, args.root, s.own_bytes, own_error, s.error_in_tree, s.block_bytes);
   if (rc != MPI_SUCCESS) return rc;
+  RetainTypes(r.get());
   *request = r.release();
   return MPI_SUCCESS;
 }
