@@ -151,4 +151,49 @@ TEST_F(Errors, TuwUncommittedTypeOnOneProcess) {
   EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
 }
 
+// MPI_IN_PLACE is the root's: on another process with a block to move it is MPI_ERR_BUFFER
+// there and at the root (the error travels as poison), nobody hangs, the next call is right; an
+// empty block with MPI_IN_PLACE harms nothing and passes. The linear baselines, which report a
+// local error only where it happens (as MPI_Gatherv does), are left out: their root would wait.
+TEST_F(Errors, InPlaceOnANonRoot) {
+  if (p_ < 2) GTEST_SKIP() << "needs a non-root process";
+  const int bad = p_ - 1;
+  for (const char* name : {"TUW_Gatherv", "Binomial_Gatherv"}) {
+    for (const auto& alg : tuw::kGathervAlgorithms) {
+      if (alg.name != name) continue;
+      const void* sendbuf = rank_ == bad ? MPI_IN_PLACE : send_.data();
+      int rc = alg.fn(sendbuf, 2, MPI_INT, recv_.data(), counts_.data(), displs_.data(), MPI_INT, 0,
+                      comm_);
+      const int expected = (rank_ == bad || rank_ == 0) ? MPI_ERR_BUFFER : MPI_SUCCESS;
+      EXPECT_TRUE(AllRanks(ErrorClass(rc) == expected, comm_))
+          << name << " rank " << rank_ << " rc " << rc;
+      EXPECT_TRUE(GatherStillWorks(alg.fn)) << name;
+      // An empty block: nothing to read, no error.
+      if (rank_ == 0) counts_[bad] = 0;
+      rc = alg.fn(rank_ == bad ? MPI_IN_PLACE : send_.data(), rank_ == bad ? 0 : 2, MPI_INT,
+                  recv_.data(), counts_.data(), displs_.data(), MPI_INT, 0, comm_);
+      EXPECT_TRUE(AllRanks(rc == MPI_SUCCESS, comm_)) << name << " empty, rank " << rank_;
+      EXPECT_TRUE(GatherStillWorks(alg.fn)) << name;
+    }
+  }
+  // Scatter: the bad process and the root report it; its subtree may get poison in place of
+  // data (the root, told of an empty block, poisons the sizes it cannot match: MPI_ERR_TRUNCATE),
+  // so every other process succeeds with its own block or reports an error: never success with
+  // wrong data.
+  for (int i = 0; i < 2 * p_; ++i) recv_[i] = 100 + i;
+  send_.assign(2, kFill);
+  int rc = TUW_Scatterv(recv_.data(), counts_.data(), displs_.data(), MPI_INT,
+                        rank_ == bad ? MPI_IN_PLACE : send_.data(), 2, MPI_INT, 0, comm_);
+  bool ok = (rank_ != bad && rank_ != 0) || ErrorClass(rc) == MPI_ERR_BUFFER;
+  if (rc == MPI_SUCCESS) ok = ok && send_[0] == 100 + 2 * rank_ && send_[1] == 101 + 2 * rank_;
+  EXPECT_TRUE(AllRanks(ok, comm_)) << "scatter rank " << rank_ << " rc " << rc;
+  EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
+  // Persistent: one verdict at init, on every process, and no request.
+  TUW_Request request = TUW_REQUEST_NULL;
+  rc = TUW_Gatherv_init(rank_ == bad ? MPI_IN_PLACE : send_.data(), 2, MPI_INT, recv_.data(),
+                        counts_.data(), displs_.data(), MPI_INT, 0, comm_, MPI_INFO_NULL, &request);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_BUFFER && request == TUW_REQUEST_NULL, comm_))
+      << "init, rank " << rank_ << " rc " << rc;
+}
+
 }  // namespace
