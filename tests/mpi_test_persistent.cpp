@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "mpi_test_support.hpp"
+#include "node_tree.hpp"
 #include "tuwcoll.h"
 
 namespace {
@@ -34,10 +35,14 @@ INSTANTIATE_TEST_SUITE_P(Init, Persistent, ::testing::Values(kTuwInit, kOptimalI
 // Element k of rank i's block at start s.
 int Value(int rank, int k, int start) { return Pattern(rank, k) + 1000 * start; }
 
-void CheckGathers(const InitFunctions& init, MPI_Comm comm, int seeds, bool in_place) {
+// Block counts of a gather's problem `seed` (RandomCounts where none is given).
+using CountsFor = std::vector<int> (*)(int p, int seed);
+
+void CheckGathers(const InitFunctions& init, MPI_Comm comm, int seeds, bool in_place,
+                  CountsFor counts_for = nullptr) {
   const int p = Size(comm), rank = Rank(comm);
   for (int seed = 1; seed <= seeds; ++seed) {
-    const std::vector<int> counts = RandomCounts(p, 100 + seed);
+    const std::vector<int> counts = counts_for ? counts_for(p, seed) : RandomCounts(p, 100 + seed);
     int extent = 0;
     const std::vector<int> displs = PermutedDisplacements(counts, seed, &extent);
     for (int root = 0; root < p; ++root) {
@@ -224,6 +229,65 @@ TEST(PersistentOptimal, NodeTree) {
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   unsetenv("TUWCOLL_NODE_TREE");
+}
+
+// A quarter of the blocks empty, the others 64-128 KiB (on even ranks only where `mixed`, the
+// odd ones keeping 4-160 B): nodes that go first as a whole, and nodes whose leader's block goes
+// ahead of tiny ones.
+std::vector<int> LargeCounts(int p, int seed, bool mixed) {
+  std::vector<int> counts = RandomCounts(p, 300 + seed);
+  for (int i = 0; i < p; ++i) {
+    if (counts[i] != 0 && (i % 2 == 0 || !mixed)) counts[i] = 16384 + 409 * (counts[i] % 41);
+  }
+  return counts;
+}
+std::vector<int> AllLargeCounts(int p, int seed) { return LargeCounts(p, seed, false); }
+std::vector<int> MixedCounts(int p, int seed) { return LargeCounts(p, seed, true); }
+
+// The node tree with edges in parts (tree::EdgeParts): a latency-bound fit makes the tree over
+// the nodes deep, so leaders hold other nodes' data and send their node's ranks or their own
+// block first, in up to three messages the parent takes straight into place. The pure code run
+// on the same inputs counts the edges of each kind over every root: both occur from 8 processes.
+TEST(PersistentOptimal, EdgesInParts) {
+  const std::string path = "mpi_test_persistent_parts_" + std::to_string(Rank()) + ".txt";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("alpha_us=100\nbeta_us_per_byte=0.00001\ngamma_us_per_byte=0\n", f);
+  std::fclose(f);
+  setenv("TUWCOLL_MODEL_FIT", path.c_str(), 1);
+  setenv("TUWCOLL_NODE_TREE", "always", 1);
+  const int p = Size();
+  int own_first = 0, node_first_edges = 0;
+  for (const CountsFor counts_for : {AllLargeCounts, MixedCounts}) {
+    for (const int per_node : {2, 3}) {
+      setenv("TUWCOLL_RANKS_PER_NODE", std::to_string(per_node).c_str(), 1);
+      CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, false, counts_for);
+      CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, true, counts_for);
+      const std::vector<int> counts = counts_for(p, 1);
+      std::vector<std::int64_t> blocks(counts.begin(), counts.end());
+      for (auto& b : blocks) b *= sizeof(int);
+      const std::vector<int> node_first = tuw::tree::BlockPlacement(p, per_node);
+      for (int root = 0; root < p; ++root) {
+        const auto executed =
+            tuw::tree::ExecutedNodeTree(blocks, node_first, {100, 0.00001, 0}, root);
+        auto views = tuw::tree::ToNodeViews(executed.tree, blocks);
+        tuw::tree::ApplyNodeParts(tuw::tree::ChooseNodeParts(views, node_first), &views);
+        for (const auto& v : views.nodes) {
+          if (v.parent_parts.empty()) continue;
+          const bool own = v.parent_parts[0].lo == v.rank && v.parent_parts[0].hi == v.rank;
+          (own ? own_first : node_first_edges) += 1;
+        }
+      }
+    }
+  }
+  if (p >= 8) {
+    EXPECT_GT(own_first, 0);
+    EXPECT_GT(node_first_edges, 0);
+  }
+  unsetenv("TUWCOLL_RANKS_PER_NODE");
+  unsetenv("TUWCOLL_NODE_TREE");
+  unsetenv("TUWCOLL_MODEL_FIT");
+  std::remove(path.c_str());
 }
 
 // Ints sent, pairs of ints received: one signature, two datatypes.

@@ -32,13 +32,13 @@ TEST(ToNodeViews, HandBuiltOrderedTree) {
   EXPECT_EQ(root.bytes, 36);
   EXPECT_EQ(root.own_bytes, 7);
   ASSERT_EQ(root.children.size(), 2u);  // in receive order
-  EXPECT_EQ(root.children[0], (ChildEdge{0, 0, 0, 0, 5}));
-  EXPECT_EQ(root.children[1], (ChildEdge{2, 1, 2, 3, 24}));
+  EXPECT_EQ(root.children[0], (ChildEdge{0, 0, 0, 0, 5, {}}));
+  EXPECT_EQ(root.children[1], (ChildEdge{2, 1, 2, 3, 24, {}}));
   EXPECT_EQ(tree.nodes[2].parent, 1);
   EXPECT_EQ(tree.nodes[2].parent_level, 1);
   EXPECT_EQ(tree.nodes[2].lo, 2);
   EXPECT_EQ(tree.nodes[2].hi, 3);
-  EXPECT_EQ(tree.nodes[2].children, (std::vector<ChildEdge>{{3, 0, 3, 3, 13}}));
+  EXPECT_EQ(tree.nodes[2].children, (std::vector<ChildEdge>{{3, 0, 3, 3, 13, {}}}));
   EXPECT_EQ(tree.nodes[3].parent, 2);
   EXPECT_TRUE(tree.nodes[3].children.empty());
   EXPECT_EQ(tree.nodes[0].bytes, 5);
@@ -243,6 +243,147 @@ TEST(NodeTree, WhenOptimalInitRunsIt) {
   EXPECT_FALSE(with_nodes.nodes);
   EXPECT_EQ(with_nodes.tree.steps, one_level.tree.steps);
   EXPECT_DOUBLE_EQ(with_nodes.scatter_time, irr::model::ScatterTime(one_level.tree, small, c));
+}
+
+// Edges in parts, by hand. Nodes {0, 1, 2}, {3, 4, 5}, {6, 7, 8}, root 0; leader 4 holds its
+// node and node 2 (from its leader 7). In KiB, the threshold 30 KiB: 4's node (30 KiB) goes
+// first, then [6, 8] (60 KiB); its own block (10 KiB) is too small to go alone. Every other
+// range lies on one node with blocks too small.
+TEST(NodeParts, NodeFirstByHand) {
+  using tuw::tree::EdgePart;
+  using tuw::tree::RankRange;
+  constexpr std::int64_t kKiB = 1024;
+  std::vector<std::int64_t> blocks{1, 1, 1, 10, 10, 10, 20, 20, 20};
+  for (auto& b : blocks) b *= kKiB;
+  const std::vector<int> node_first = tuw::tree::BlockPlacement(9, 3);
+  SequencedTree s;
+  s.root = 0;
+  s.steps = {{kCopy, 1, 2, 4}, {}, {}, {}, {kCopy, 3, 5, 7}, {}, {}, {kCopy, 6, 8}, {}};
+  auto tree = tuw::tree::ToNodeViews(s, blocks);
+  const auto parts = tuw::tree::ChooseNodeParts(tree, node_first, 30 * kKiB);
+  for (int v = 0; v < 9; ++v) {
+    EXPECT_EQ(parts[v], v == 4 ? (RankRange{3, 5}) : RankRange{}) << "rank " << v;
+  }
+  // Above the threshold the edge stays one message.
+  for (const RankRange& r : tuw::tree::ChooseNodeParts(tree, node_first, 30 * kKiB + 1)) {
+    EXPECT_TRUE(r.empty());
+  }
+  tuw::tree::ApplyNodeParts(parts, &tree, 30 * kKiB);
+  const std::vector<EdgePart> expected{{3, 5, 30 * kKiB}, {6, 8, 60 * kKiB}};
+  EXPECT_EQ(tree.nodes[4].parent_parts, expected);
+  EXPECT_EQ(tree.nodes[0].children[2].child, 4);
+  EXPECT_EQ(tree.nodes[0].children[2].parts, expected);
+  EXPECT_TRUE(tree.nodes[0].children[0].parts.empty());
+  EXPECT_TRUE(tree.nodes[4].children[2].parts.empty());
+  EXPECT_TRUE(tree.nodes[7].parent_parts.empty());
+  // Ranks below the node go after it; ranks without bytes are left out.
+  EXPECT_EQ(tuw::tree::EdgeParts(tree, 4, {4, 5}, 10 * kKiB),
+            (std::vector<EdgePart>{{4, 5, 20 * kKiB}, {3, 3, 10 * kKiB}, {6, 8, 60 * kKiB}}));
+
+  // A child whose range straddles its parent's node boundary: 4 holds [3, 8] but 5 holds
+  // [5, 6], so 4's node cannot go first; at a threshold of 10 KiB its own block can, and so can
+  // 5's ([5, 5] on its node, then [6, 6]) and 7's ([7, 7], then [8, 8]).
+  s.steps = {{kCopy, 1, 2, 4}, {}, {}, {}, {kCopy, 3, 5, 7}, {kCopy, 6}, {}, {kCopy, 8}, {}};
+  tree = tuw::tree::ToNodeViews(s, blocks);
+  const auto straddling = tuw::tree::ChooseNodeParts(tree, node_first, 10 * kKiB);
+  EXPECT_EQ(straddling[4], (RankRange{3, 5}));
+  EXPECT_EQ(tuw::tree::EdgeParts(tree, 4, {3, 5}, 10 * kKiB),
+            (std::vector<EdgePart>{{4, 4, 10 * kKiB}, {3, 3, 10 * kKiB}, {5, 8, 70 * kKiB}}));
+  EXPECT_EQ(straddling[5], (RankRange{5, 5}));
+  EXPECT_EQ(straddling[7], (RankRange{7, 8}));
+  EXPECT_TRUE(tuw::tree::EdgeParts(tree, 4, {3, 5}, 10 * kKiB + 1).empty());
+  EXPECT_THROW(tuw::tree::ChooseNodeParts(tree, {0, 0, 0}, 10 * kKiB), std::invalid_argument);
+  EXPECT_THROW(tuw::tree::ApplyNodeParts(std::vector<RankRange>(9, RankRange{0, 8}), &tree),
+               std::invalid_argument);  // not the ranges ChooseNodeParts gives
+}
+
+// A large own block among tiny ones goes first: 4 (40 KiB) ahead of [3, 3] (100 B, tiny) and
+// [5, 8]; so does leaf leader 7's, whose node has nothing else worth sending early. Tiny
+// messages (at most 1 KiB) are allowed, others need the threshold.
+TEST(NodeParts, OwnBlockFirstByHand) {
+  using tuw::tree::EdgePart;
+  using tuw::tree::RankRange;
+  constexpr std::int64_t kKiB = 1024;
+  const std::vector<std::int64_t> blocks{1, 1, 1, 100, 40 * kKiB, 100, 100, 40 * kKiB, 100};
+  const std::vector<int> node_first = tuw::tree::BlockPlacement(9, 3);
+  SequencedTree s;
+  s.root = 0;
+  s.steps = {{kCopy, 1, 2, 4}, {}, {}, {}, {kCopy, 3, 5, 7}, {}, {}, {kCopy, 6, 8}, {}};
+  auto tree = tuw::tree::ToNodeViews(s, blocks);
+  const auto parts = tuw::tree::ChooseNodeParts(tree, node_first, 30 * kKiB);
+  for (int v = 0; v < 9; ++v) {
+    const RankRange expected = v == 4 ? RankRange{3, 5} : v == 7 ? RankRange{6, 8} : RankRange{};
+    EXPECT_EQ(parts[v], expected) << "rank " << v;
+  }
+  tuw::tree::ApplyNodeParts(parts, &tree, 30 * kKiB);
+  EXPECT_EQ(tree.nodes[4].parent_parts,
+            (std::vector<EdgePart>{{4, 4, 40 * kKiB}, {3, 3, 100}, {5, 8, 40 * kKiB + 300}}));
+  EXPECT_EQ(tree.nodes[7].parent_parts,
+            (std::vector<EdgePart>{{7, 7, 40 * kKiB}, {6, 6, 100}, {8, 8, 100}}));
+  EXPECT_EQ(tree.nodes[4].children[2].parts, tree.nodes[7].parent_parts);
+  // A part above the tiny size and below the threshold ([3, 3], 2 KiB) rules out 4's own block
+  // first; its node goes first instead.
+  std::vector<std::int64_t> mid = blocks;
+  mid[3] = 2 * kKiB;
+  auto mid_tree = tuw::tree::ToNodeViews(s, mid);
+  tuw::tree::ApplyNodeParts(tuw::tree::ChooseNodeParts(mid_tree, node_first, 30 * kKiB), &mid_tree,
+                            30 * kKiB);
+  EXPECT_EQ(mid_tree.nodes[4].parent_parts,
+            (std::vector<EdgePart>{{3, 5, 42 * kKiB + 100}, {6, 8, 40 * kKiB + 200}}));
+  EXPECT_EQ(mid_tree.nodes[7].parent_parts, tree.nodes[7].parent_parts);
+
+  // The node's other ranks with enough bytes to go early: node first (4's node is 30 KiB + 40 KiB).
+  std::vector<std::int64_t> rich = blocks;
+  rich[3] = 30 * kKiB;
+  auto rich_tree = tuw::tree::ToNodeViews(s, rich);
+  tuw::tree::ApplyNodeParts(tuw::tree::ChooseNodeParts(rich_tree, node_first, 30 * kKiB),
+                            &rich_tree, 30 * kKiB);
+  EXPECT_EQ(rich_tree.nodes[4].parent_parts,
+            (std::vector<EdgePart>{{3, 5, 70 * kKiB + 100}, {6, 8, 40 * kKiB + 200}}));
+}
+
+// The paper's p = 560, 35 nodes of 16, b = 1000 and 10^4: every split edge is a leader's toward
+// another node; its messages tile its range, the first its own block or its node's ranks, each
+// at least 64 KiB or at most 1 KiB. Spikes splits edges into the root.
+TEST(NodeParts, PaperSizedLayout) {
+  const tuw::tree::CostParams c{2.64, 3.7e-4, 0};
+  const int p = 560, root = 280;
+  const std::vector<int> node_first = tuw::tree::BlockPlacement(p, 16);
+  for (const int b : {1000, 10000}) {
+    irr::dist::Params params;
+    params.b = b;
+    for (const std::string& name : irr::dist::PaperNames()) {
+      auto blocks = irr::dist::Generate(name, p, params);
+      for (auto& x : blocks) x *= 4;
+      const auto node =
+          tuw::tree::BuildNodeTree(blocks, node_first, c, root, tuw::tree::DpMethod::kFast);
+      auto tree = tuw::tree::ToNodeViews(node.tree, blocks);
+      tuw::tree::ApplyNodeParts(tuw::tree::ChooseNodeParts(tree, node_first), &tree);
+      int split_into_root = 0;
+      for (const auto& v : tree.nodes) {
+        if (v.parent_parts.empty()) continue;
+        const std::string where =
+            name + " b=" + std::to_string(b) + " rank " + std::to_string(v.rank);
+        EXPECT_NE(node_first[v.parent], node_first[v.rank]) << where;
+        const auto& first = v.parent_parts[0];
+        EXPECT_TRUE((first.lo == v.rank && first.hi == v.rank) ||
+                    first.lo == std::max(v.lo, node_first[v.rank]))
+            << where;
+        std::int64_t bytes = 0;
+        for (const auto& part : v.parent_parts) {
+          EXPECT_TRUE(part.bytes >= tuw::tree::kMinNodePartBytes ||
+                      part.bytes <= tuw::tree::kTinyPartBytes)
+              << where;
+          bytes += part.bytes;
+        }
+        EXPECT_EQ(bytes, v.bytes) << where;
+        split_into_root += v.parent == root;
+      }
+      if (name == "spikes") {
+        EXPECT_GT(split_into_root, 0) << b;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -27,20 +27,20 @@ TEST(AdaptiveTree, HandDerivedElevenProcessesRootNine) {
   const Tree t = BuildTree(TreeKind::kAdaptive, {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5}, 9);
   EXPECT_EQ(t.root, 9);
   ASSERT_EQ(t.nodes[9].children.size(), 3u);
-  EXPECT_EQ(Child(t, 9, 0), (ChildEdge{8, 0, 8, 8, 5}));
-  EXPECT_EQ(Child(t, 9, 1), (ChildEdge{10, 1, 10, 10, 5}));
-  EXPECT_EQ(Child(t, 9, 2), (ChildEdge{5, 3, 0, 7, 31}));
+  EXPECT_EQ(Child(t, 9, 0), (ChildEdge{8, 0, 8, 8, 5, {}}));
+  EXPECT_EQ(Child(t, 9, 1), (ChildEdge{10, 1, 10, 10, 5, {}}));
+  EXPECT_EQ(Child(t, 9, 2), (ChildEdge{5, 3, 0, 7, 31, {}}));
   EXPECT_EQ(t.nodes[9].bytes, 44);
   ASSERT_EQ(t.nodes[5].children.size(), 3u);
-  EXPECT_EQ(Child(t, 5, 0), (ChildEdge{4, 0, 4, 4, 5}));
-  EXPECT_EQ(Child(t, 5, 1), (ChildEdge{7, 1, 6, 7, 8}));
-  EXPECT_EQ(Child(t, 5, 2), (ChildEdge{2, 2, 0, 3, 9}));
+  EXPECT_EQ(Child(t, 5, 0), (ChildEdge{4, 0, 4, 4, 5, {}}));
+  EXPECT_EQ(Child(t, 5, 1), (ChildEdge{7, 1, 6, 7, 8, {}}));
+  EXPECT_EQ(Child(t, 5, 2), (ChildEdge{2, 2, 0, 3, 9, {}}));
   EXPECT_EQ(t.nodes[5].parent, 9);
   EXPECT_EQ(t.nodes[5].parent_level, 3);
-  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{3, 0, 3, 3, 1}));
-  EXPECT_EQ(Child(t, 2, 1), (ChildEdge{0, 1, 0, 1, 4}));
-  EXPECT_EQ(Child(t, 0, 0), (ChildEdge{1, 0, 1, 1, 1}));
-  EXPECT_EQ(Child(t, 7, 0), (ChildEdge{6, 0, 6, 6, 2}));
+  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{3, 0, 3, 3, 1, {}}));
+  EXPECT_EQ(Child(t, 2, 1), (ChildEdge{0, 1, 0, 1, 4, {}}));
+  EXPECT_EQ(Child(t, 0, 0), (ChildEdge{1, 0, 1, 1, 1, {}}));
+  EXPECT_EQ(Child(t, 7, 0), (ChildEdge{6, 0, 6, 6, 2, {}}));
   for (int leaf : {1, 3, 4, 6, 8, 10}) EXPECT_TRUE(t.nodes[leaf].children.empty()) << leaf;
   // Node 5's buffer in rank order: [0..3] (9) | 4 (5) | own (9) | [6,7] (8).
   const PieceOffsets offsets = ComputePieceOffsets(t.nodes[5]);
@@ -55,10 +55,10 @@ TEST(AdaptiveTree, HandDerivedElevenProcessesRootNine) {
 TEST(AdaptiveTree, HandDerivedZeroBlocksNonPowerOfTwo) {
   const Tree t = BuildTree(TreeKind::kAdaptive, {0, 0, 7, 0, 0}, 0);
   ASSERT_EQ(t.nodes[0].children.size(), 3u);
-  EXPECT_EQ(Child(t, 0, 0), (ChildEdge{1, 0, 1, 1, 0}));
-  EXPECT_EQ(Child(t, 0, 1), (ChildEdge{2, 1, 2, 3, 7}));
-  EXPECT_EQ(Child(t, 0, 2), (ChildEdge{4, 2, 4, 4, 0}));
-  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{3, 0, 3, 3, 0}));
+  EXPECT_EQ(Child(t, 0, 0), (ChildEdge{1, 0, 1, 1, 0, {}}));
+  EXPECT_EQ(Child(t, 0, 1), (ChildEdge{2, 1, 2, 3, 7, {}}));
+  EXPECT_EQ(Child(t, 0, 2), (ChildEdge{4, 2, 4, 4, 0, {}}));
+  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{3, 0, 3, 3, 0, {}}));
 }
 
 // Without a given root, a full tie lets the right cube's root survive: Same at p = 2000 ends at
@@ -73,11 +73,11 @@ TEST(AdaptiveTree, FreeRootOfSameIs1023AtP2000) {
 TEST(ObliviousTree, HandDerivedSixProcessesRootTwo) {
   const Tree t = BuildTree(TreeKind::kOblivious, {1, 2, 3, 4, 5, 6}, 2);
   ASSERT_EQ(t.nodes[2].children.size(), 3u);
-  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{3, 0, 3, 3, 4}));
-  EXPECT_EQ(Child(t, 2, 1), (ChildEdge{1, 1, 0, 1, 3}));
-  EXPECT_EQ(Child(t, 2, 2), (ChildEdge{5, 2, 4, 5, 11}));
-  EXPECT_EQ(Child(t, 1, 0), (ChildEdge{0, 0, 0, 0, 1}));
-  EXPECT_EQ(Child(t, 5, 0), (ChildEdge{4, 0, 4, 4, 5}));
+  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{3, 0, 3, 3, 4, {}}));
+  EXPECT_EQ(Child(t, 2, 1), (ChildEdge{1, 1, 0, 1, 3, {}}));
+  EXPECT_EQ(Child(t, 2, 2), (ChildEdge{5, 2, 4, 5, 11, {}}));
+  EXPECT_EQ(Child(t, 1, 0), (ChildEdge{0, 0, 0, 0, 1, {}}));
+  EXPECT_EQ(Child(t, 5, 0), (ChildEdge{4, 0, 4, 4, 5, {}}));
 }
 
 // One-ported completion time (alpha + beta*bytes per message, children received in round order,

@@ -111,8 +111,12 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, std::int
     const bool left_wins =
         tree::LeftCubeWins(tree::TreeKind::kAdaptive, left, l.cube, right, r.cube, root);
     if (left_wins == mine_is_left) {
-      view->children.push_back({sibling_summary.cube.gather_root, level, sibling.lo, sibling.hi,
-                                sibling_summary.cube.total_bytes});
+      view->children.push_back({sibling_summary.cube.gather_root,
+                                level,
+                                sibling.lo,
+                                sibling.hi,
+                                sibling_summary.cube.total_bytes,
+                                {}});
       as_gather_root = Merge(as_gather_root, sibling_summary);
     } else {
       view->parent = sibling_summary.cube.gather_root;

@@ -228,17 +228,25 @@ tree::ExecutedTree ChooseTree(const std::vector<std::int64_t>& block_bytes,
 }
 
 // The tree as every process gets it: the root's block sizes (bytes), each rank's parent (-1 at
-// the root) and its place in its parent's receive order. Each process rebuilds its own node
-// from these 3p words (O(p) work, no per-process messages).
+// the root), its place in its parent's receive order, and the node part it sends ahead
+// (lo * 2^32 + hi, -1 for none; tree::ChooseNodeParts). Each process rebuilds its own node
+// from these kTreeWords * p words (O(p) work, no per-process messages).
+constexpr int kTreeWords = 4;
 std::vector<std::int64_t> EncodeTree(const tree::Tree& tree,
-                                     const std::vector<std::int64_t>& block_bytes) {
+                                     const std::vector<std::int64_t>& block_bytes,
+                                     const std::vector<tree::RankRange>& node_parts) {
   const std::size_t p = block_bytes.size();
-  std::vector<std::int64_t> words(3 * p, -1);
+  std::vector<std::int64_t> words(kTreeWords * p, -1);
   std::copy(block_bytes.begin(), block_bytes.end(), words.begin());
   for (const tree::NodeView& node : tree.nodes) {
     for (std::size_t k = 0; k < node.children.size(); ++k) {
       words[p + node.children[k].child] = node.rank;
       words[2 * p + node.children[k].child] = static_cast<std::int64_t>(k);
+    }
+  }
+  for (std::size_t v = 0; v < node_parts.size(); ++v) {
+    if (!node_parts[v].empty()) {
+      words[3 * p + v] = (static_cast<std::int64_t>(node_parts[v].lo) << 32) + node_parts[v].hi;
     }
   }
   return words;
@@ -261,7 +269,14 @@ tree::NodeView DecodeNode(const std::int64_t* words, int p, int root, int rank) 
     std::sort(children[v].begin(), children[v].end());
     for (const auto& child : children[v]) sequenced.steps[v].push_back(child.second);
   }
-  return tree::ToNodeViews(sequenced, block_bytes).nodes[rank];
+  tree::Tree views = tree::ToNodeViews(sequenced, block_bytes);
+  std::vector<tree::RankRange> node_parts(p);
+  for (int v = 0; v < p; ++v) {
+    const std::int64_t word = words[3 * p + v];
+    if (word >= 0) node_parts[v] = {static_cast<int>(word >> 32), static_cast<int>(word & kMaxInt)};
+  }
+  tree::ApplyNodeParts(node_parts, &views);
+  return std::move(views.nodes[rank]);
 }
 
 // Everything but the argument checks, the same for gather and scatter. *tree_error (at the root)
@@ -283,8 +298,8 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
     root_ok = false;  // no tree: everybody still takes part in the broadcast below
   }
   const int p = ctx.size;
-  // words[0]: MPI_SUCCESS if a tree follows; then EncodeTree's 3p words.
-  std::vector<std::int64_t> words(1 + 3 * static_cast<std::size_t>(p), 0);
+  // words[0]: MPI_SUCCESS if a tree follows; then EncodeTree's words.
+  std::vector<std::int64_t> words(1 + kTreeWords * static_cast<std::size_t>(p), 0);
   words[0] = MPI_ERR_OTHER;
   if (ctx.rank == root && root_ok) {
     tree::DpMethod method;
@@ -293,8 +308,11 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
       try {
         const tree::ExecutedTree executed =
             ChooseTree(block_bytes, settings, node_first, root, method);
-        const std::vector<std::int64_t> encoded =
-            EncodeTree(tree::ToNodeViews(executed.tree, block_bytes), block_bytes);
+        const tree::Tree views = tree::ToNodeViews(executed.tree, block_bytes);
+        const std::vector<tree::RankRange> node_parts =
+            executed.nodes ? tree::ChooseNodeParts(views, node_first)
+                           : std::vector<tree::RankRange>(p);
+        const std::vector<std::int64_t> encoded = EncodeTree(views, block_bytes, node_parts);
         std::copy(encoded.begin(), encoded.end(), words.begin() + 1);
         words[0] = MPI_SUCCESS;
       } catch (const std::bad_alloc&) {

@@ -1,8 +1,10 @@
 // Executes a gather or scatter tree (tree::NodeView) over Transfers (transfer.hpp): any size,
-// failures passed on as poison. Blocks always travel in rank order, so a contiguous buffer per
-// node suffices and no block is ever reordered; at the root, indexed datatypes put data straight
-// into the user's buffer (transfers above MaxMessageBytes() go through a staging buffer there).
+// failures passed on as poison. Blocks always travel in rank order (an edge sent in parts sends
+// rank ranges, each landing at its place), so a contiguous buffer per node suffices and no block
+// is ever reordered; at the root, indexed datatypes put data straight into the user's buffer
+// (transfers above MaxMessageBytes() go through a staging buffer there).
 #include <algorithm>
+#include <deque>
 #include <memory>
 
 #include "internal.hpp"
@@ -43,6 +45,34 @@ std::vector<std::size_t> DescendingRounds(const tree::NodeView& view) {
   return order;
 }
 
+// Whether an edge goes in the parts the plan gives it (tree::EdgeParts: its node or its own
+// block first). Only where each part is one message: the parent posts all their receives
+// at once, and the pieces of a longer transfer would match the next part's receive. Never on
+// self-describing edges (the size is probed per transfer). Both ends decide alike
+// (MaxMessageBytes() is the same everywhere).
+bool SendsInParts(const std::vector<tree::EdgePart>& parts, const ExecuteOptions& options) {
+  if (parts.empty() || options.framing == Framing::kSelfDescribing) return false;
+  return std::all_of(parts.begin(), parts.end(),
+                     [](const tree::EdgePart& part) { return part.bytes <= MaxMessageBytes(); });
+}
+
+// The messages of a child's transfer, in the order it sends them: its edge's parts, or the whole
+// range in one.
+std::vector<tree::EdgePart> Messages(const tree::ChildEdge& c, std::int64_t bytes,
+                                     const ExecuteOptions& options) {
+  if (!SendsInParts(c.parts, options)) return {{c.lo, c.hi, bytes}};
+  return c.parts;
+}
+
+// Where `part` starts within the rank-ordered bytes of `parts` (which tile one range).
+std::int64_t PartOffset(const std::vector<tree::EdgePart>& parts, const tree::EdgePart& part) {
+  std::int64_t offset = 0;
+  for (const tree::EdgePart& other : parts) {
+    if (other.lo < part.lo) offset += other.bytes;
+  }
+  return offset;
+}
+
 // Indexed datatypes and staging buffers of the root, freed when the call ends.
 class RootResources {
  public:
@@ -79,30 +109,37 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
   std::vector<StagedRange> staged;
   int mismatch = MPI_SUCCESS;
   const bool probed = options.framing == Framing::kSelfDescribing;
-  for (const tree::ChildEdge& c : view.children) {
-    const std::int64_t bytes = probed ? transfers.Probe(c.child) : c.bytes;
-    if (bytes < 0) continue;  // poisoned: nothing follows
-    if (block_bytes == nullptr || bytes != RangeBytes(*block_bytes, c.lo, c.hi)) {
-      // The processes' counts disagree with the root's recvcounts: take the data anyway so
-      // that nobody waits, and report it.
-      if (block_bytes != nullptr) mismatch = MPI_ERR_TRUNCATE;
-      transfers.Receive(c.child, nullptr, bytes);
-    } else if (bytes == 0 && !probed) {
-      continue;  // no message
-    } else if (bytes <= MaxMessageBytes()) {
+  // One message of ranks [lo, hi] straight into recvbuf (through staging above the message limit).
+  const auto receive_range = [&](int child, int lo, int hi, std::int64_t bytes) {
+    if (bytes <= MaxMessageBytes()) {
       MPI_Datatype range_type;
-      int rc = resources.RangeType(a.recvcounts, a.displs, a.recvtype, c.lo, c.hi, &range_type);
+      int rc = resources.RangeType(a.recvcounts, a.displs, a.recvtype, lo, hi, &range_type);
       if (rc == MPI_SUCCESS) {
-        transfers.ReceiveTyped(c.child, a.recvbuf, 1, range_type, bytes);
+        transfers.ReceiveTyped(child, a.recvbuf, 1, range_type, bytes);
       } else {
         transfers.Fail(rc);
-        transfers.Receive(c.child, nullptr, bytes);
+        transfers.Receive(child, nullptr, bytes);
       }
     } else {
       char* staging = resources.Staging(bytes);
       if (staging == nullptr) transfers.Fail(MPI_ERR_NO_MEM);
-      transfers.Receive(c.child, staging, bytes);
-      if (staging != nullptr) staged.push_back({staging, c.lo, c.hi});
+      transfers.Receive(child, staging, bytes);
+      if (staging != nullptr) staged.push_back({staging, lo, hi});
+    }
+  };
+  for (const tree::ChildEdge& c : view.children) {
+    const std::int64_t bytes = probed ? transfers.Probe(c.child) : c.bytes;
+    if (bytes < 0) continue;  // poisoned: nothing follows
+    // The processes' counts may disagree with the root's recvcounts: then take the data anyway
+    // so that nobody waits, and report it.
+    const bool matches = block_bytes != nullptr && bytes == RangeBytes(*block_bytes, c.lo, c.hi);
+    if (!matches && block_bytes != nullptr) mismatch = MPI_ERR_TRUNCATE;
+    for (const tree::EdgePart& m : Messages(c, bytes, options)) {
+      if (!matches) {
+        transfers.Receive(c.child, nullptr, m.bytes);
+      } else if (m.bytes > 0 || probed) {  // (size-known framing: no message without bytes)
+        receive_range(c.child, m.lo, m.hi, m.bytes);
+      }
     }
   }
   int local = MPI_SUCCESS;
@@ -138,7 +175,8 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
     up.SendTyped(view.parent, a.sendbuf, IntCount(a.sendcount), a.sendtype, view.own_bytes);
     return up.Finish();
   }
-  Transfers down(ctx.private_comm, options.framing);
+  std::deque<Transfers> inflow;  // per message to the parent: the receives it waits for
+  Transfers& down = inflow.emplace_back(ctx.private_comm, options.framing);
   down.Fail(options.prior_failure);
   // Oblivious tree: learn the children's sizes from their messages (a poisoned child counts 0).
   if (options.framing == Framing::kSelfDescribing) {
@@ -155,12 +193,37 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
     down.Fail(PackElements(a.sendbuf, a.sendcount, a.sendtype, buffer.get() + offsets.own,
                            ctx.private_comm));
   }
+  // Where this node's edge goes in parts, each message waits only for the children whose
+  // ranks it holds (a failure poisons that message and those after it).
+  const bool split =
+      options.parent_comm == MPI_COMM_NULL && SendsInParts(view.parent_parts, options);
+  const std::vector<tree::EdgePart> outgoing =
+      split ? view.parent_parts : std::vector<tree::EdgePart>{{view.lo, view.hi, view.bytes}};
+  while (inflow.size() < outgoing.size()) {
+    inflow.emplace_back(ctx.private_comm, options.framing).Fail(down.error());
+  }
   for (std::size_t k = 0; k < view.children.size(); ++k) {
     const tree::ChildEdge& c = view.children[k];
-    down.Receive(c.child, buffer ? buffer.get() + offsets.child[k] : nullptr, c.bytes);
+    const std::vector<tree::EdgePart> messages = Messages(c, c.bytes, options);
+    for (const tree::EdgePart& m : messages) {
+      const auto holds = [&](const tree::EdgePart& out) {
+        return out.lo <= m.lo && m.hi <= out.hi;
+      };
+      const auto out = std::find_if(outgoing.begin(), outgoing.end(), holds);
+      if (out == outgoing.end()) {  // ranks without bytes, or a plan this process cannot follow
+        if (m.bytes > 0) down.Fail(MPI_ERR_INTERN);
+        down.Receive(c.child, nullptr, m.bytes);
+        continue;
+      }
+      char* dest = buffer ? buffer.get() + offsets.child[k] + PartOffset(messages, m) : nullptr;
+      inflow[out - outgoing.begin()].Receive(c.child, dest, m.bytes);
+    }
   }
-  up.Fail(down.Finish());
-  up.Send(view.parent, buffer.get(), view.bytes);  // poisoned if anything failed
+  for (std::size_t i = 0; i < outgoing.size(); ++i) {
+    up.Fail(inflow[i].Finish());
+    char* data = buffer ? buffer.get() + PartOffset(outgoing, outgoing[i]) : nullptr;
+    up.Send(view.parent, data, outgoing[i].bytes);  // poisoned if anything failed
+  }
   return up.Finish();
 }
 

@@ -89,7 +89,7 @@ Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int 
       sender.hi = loser_range.hi;
       sender.bytes = loser.total_bytes;
       tree.nodes[winner.gather_root].children.push_back(
-          {loser.gather_root, level, loser_range.lo, loser_range.hi, loser.total_bytes});
+          {loser.gather_root, level, loser_range.lo, loser_range.hi, loser.total_bytes, {}});
       cubes[merged] = {winner.gather_root, winner.total_bytes + loser.total_bytes,
                        winner.root_bytes};
     }
@@ -119,7 +119,7 @@ NodeView ObliviousLocalView(int rank, int p, int fixed_root) {
     const bool left_wins = LeftCubeWins(TreeKind::kOblivious, mine_is_left ? mine : sibling, none,
                                         mine_is_left ? sibling : mine, none, fixed_root);
     if (left_wins == mine_is_left) {
-      view.children.push_back({gather_root_of(sibling), level, sibling.lo, sibling.hi, 0});
+      view.children.push_back({gather_root_of(sibling), level, sibling.lo, sibling.hi, 0, {}});
     } else {
       view.parent = gather_root_of(sibling);
       view.parent_level = level;

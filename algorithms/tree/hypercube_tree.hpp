@@ -46,16 +46,29 @@ int CeilLog2(int p);
 bool LeftCubeWins(TreeKind kind, const CubeRange& left, const CubeSummary& left_summary,
                   const CubeRange& right, const CubeSummary& right_summary, int fixed_root);
 
+// One message of an edge that goes in several (node_tree.hpp, EdgeParts): ranks [lo, hi]
+// of the child's range, `bytes` in all.
+struct EdgePart {
+  int lo = 0;
+  int hi = -1;
+  std::int64_t bytes = 0;
+  bool operator==(const EdgePart& o) const { return lo == o.lo && hi == o.hi && bytes == o.bytes; }
+};
+
 // One edge of the tree, seen from the parent: the child's rank, the round in which it sends,
-// the rank range its message covers (in rank order) and the message size.
+// the rank range its message covers (in rank order) and the message size. `parts`: empty where
+// the range goes in one message, else its messages in the order the child sends them (gather
+// only; a scatter sends the range in one).
 struct ChildEdge {
   int child = -1;
   int level = -1;
   int lo = 0;
   int hi = -1;
   std::int64_t bytes = 0;
+  std::vector<EdgePart> parts;
   bool operator==(const ChildEdge& o) const {
-    return child == o.child && level == o.level && lo == o.lo && hi == o.hi && bytes == o.bytes;
+    return child == o.child && level == o.level && lo == o.lo && hi == o.hi && bytes == o.bytes &&
+           parts == o.parts;
   }
 };
 
@@ -68,10 +81,12 @@ struct NodeView {
   int hi = -1;
   std::int64_t bytes = 0;  // total bytes of [lo, hi]
   std::int64_t own_bytes = 0;
-  std::vector<ChildEdge> children;  // ascending round (= the order data becomes ready)
+  std::vector<ChildEdge> children;     // ascending round (= the order data becomes ready)
+  std::vector<EdgePart> parent_parts;  // the edge to the parent's ChildEdge::parts
   bool operator==(const NodeView& o) const {
     return rank == o.rank && parent == o.parent && parent_level == o.parent_level && lo == o.lo &&
-           hi == o.hi && bytes == o.bytes && own_bytes == o.own_bytes && children == o.children;
+           hi == o.hi && bytes == o.bytes && own_bytes == o.own_bytes && children == o.children &&
+           parent_parts == o.parent_parts;
   }
 };
 

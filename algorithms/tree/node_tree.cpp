@@ -4,6 +4,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace tuw::tree {
 
@@ -95,6 +96,90 @@ bool PreferNodeTree(const std::vector<std::int64_t>& blocks, const std::vector<i
   const double total =
       static_cast<double>(std::accumulate(blocks.begin(), blocks.end(), std::int64_t{0}));
   return c.beta * total / nodes >= c.alpha;
+}
+
+namespace {
+
+std::int64_t RangeBytes(const Tree& tree, RankRange range) {
+  std::int64_t bytes = 0;
+  for (int i = range.lo; i <= range.hi; ++i) bytes += tree.nodes[i].own_bytes;
+  return bytes;
+}
+
+// The parts of `ranges` (in send order) with bytes, or none where that layout is not possible.
+std::vector<EdgePart> Layout(const Tree& tree, const NodeView& v,
+                             const std::vector<RankRange>& ranges, std::int64_t min_part_bytes) {
+  std::vector<EdgePart> parts;
+  for (const RankRange& range : ranges) {
+    const std::int64_t bytes = RangeBytes(tree, range);
+    if (bytes == 0) continue;
+    if (bytes < min_part_bytes && bytes > kTinyPartBytes) return {};
+    parts.push_back({range.lo, range.hi, bytes});
+  }
+  if (parts.size() < 2) return {};
+  for (const ChildEdge& c : v.children) {
+    const auto holds = [&](const EdgePart& e) { return e.lo <= c.lo && c.hi <= e.hi; };
+    if (c.bytes > 0 && std::none_of(parts.begin(), parts.end(), holds)) return {};
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::vector<EdgePart> EdgeParts(const Tree& tree, int rank, RankRange node,
+                                std::int64_t min_part_bytes) {
+  const NodeView& v = tree.nodes[rank];
+  if (v.parent < 0 || node.lo < v.lo || node.hi > v.hi || rank < node.lo || rank > node.hi) {
+    return {};
+  }
+  const std::vector<EdgePart> own_first =
+      v.own_bytes >= min_part_bytes
+          ? Layout(tree, v, {{rank, rank}, {v.lo, rank - 1}, {rank + 1, v.hi}}, min_part_bytes)
+          : std::vector<EdgePart>{};
+  const std::int64_t node_others = RangeBytes(tree, node) - v.own_bytes;
+  if (!own_first.empty() && node_others < min_part_bytes) return own_first;
+  const std::vector<EdgePart> node_first =
+      Layout(tree, v, {node, {v.lo, node.lo - 1}, {node.hi + 1, v.hi}}, min_part_bytes);
+  return node_first.empty() ? own_first : node_first;
+}
+
+std::vector<RankRange> ChooseNodeParts(const Tree& tree, const std::vector<int>& node_first,
+                                       std::int64_t min_part_bytes) {
+  const int p = static_cast<int>(tree.nodes.size());
+  if (static_cast<int>(node_first.size()) != p || !ContiguousNodes(node_first)) {
+    throw std::invalid_argument("ChooseNodeParts: nodes are not contiguous rank ranges of " +
+                                std::to_string(p) + " ranks");
+  }
+  std::vector<int> node_last(p);
+  for (int i = p - 1; i >= 0; --i) {
+    node_last[i] = i + 1 < p && node_first[i + 1] == node_first[i] ? node_last[i + 1] : i;
+  }
+  std::vector<RankRange> chosen(p);
+  for (const NodeView& v : tree.nodes) {
+    const RankRange node{std::max(v.lo, node_first[v.rank]), std::min(v.hi, node_last[v.rank])};
+    if (!EdgeParts(tree, v.rank, node, min_part_bytes).empty()) chosen[v.rank] = node;
+  }
+  return chosen;
+}
+
+void ApplyNodeParts(const std::vector<RankRange>& node_parts, Tree* tree,
+                    std::int64_t min_part_bytes) {
+  if (node_parts.size() != tree->nodes.size()) {
+    throw std::invalid_argument("ApplyNodeParts: " + std::to_string(node_parts.size()) +
+                                " parts for " + std::to_string(tree->nodes.size()) + " ranks");
+  }
+  for (NodeView& v : tree->nodes) {
+    if (node_parts[v.rank].empty()) continue;
+    std::vector<EdgePart> parts = EdgeParts(*tree, v.rank, node_parts[v.rank], min_part_bytes);
+    if (parts.empty()) {
+      throw std::invalid_argument("ApplyNodeParts: rank " + std::to_string(v.rank) +
+                                  "'s edge cannot go in parts");
+    }
+    for (ChildEdge& edge : tree->nodes[v.parent].children) {
+      if (edge.child == v.rank) edge.parts = parts;
+    }
+    v.parent_parts = std::move(parts);
+  }
 }
 
 }  // namespace tuw::tree

@@ -40,4 +40,47 @@ NodeTree BuildNodeTree(const std::vector<std::int64_t>& blocks, const std::vecto
 bool PreferNodeTree(const std::vector<std::int64_t>& blocks, const std::vector<int>& node_first,
                     const CostParams& c);
 
+// An edge's data sent in the order it becomes ready. In the node tree a leader has its own
+// block at once and its node's blocks after the local gather over shared memory, long before its
+// child nodes' data has crossed the network, while its parent's link idles: the edge into the
+// root on Spikes b = 1000 at p = 560 idled 97 us (results/simulated/README.md). So a leader's
+// edge may go in up to three messages, each sent once its ranks are there and taken by the parent
+// straight into place:
+//  - node first: the ranks of its node within its range, then those below, then those above;
+//  - own block first: its own block, then the ranks below it, then those above it.
+struct RankRange {
+  int lo = 0;
+  int hi = -1;  // inclusive; empty where hi < lo
+  bool empty() const { return hi < lo; }
+  bool operator==(const RankRange& o) const { return lo == o.lo && hi == o.hi; }
+};
+// A message of an edge in parts has at least kMinNodePartBytes or at most kTinyPartBytes. From
+// 64 KiB on a message's latency (alpha, 3 us on the paper's platform) is small against its
+// transfer (21 us at 3.2 GB/s), and the simulated network gives smaller messages less bandwidth:
+// split whatever the size, Spikes and Random at b = 1000 ran 1-2 % slower (Same 6.6 %), from
+// 64 KiB on never slower and up to 1.1 % faster. A message of at most 1 KiB costs a latency and
+// next to no link time; allowing it lets a large own block go ahead of a few tiny ones.
+constexpr std::int64_t kMinNodePartBytes = 64 * 1024;
+constexpr std::int64_t kTinyPartBytes = 1024;
+
+// The messages of `rank`'s edge to its parent in the order it sends them, `node` being the ranks
+// of its node within its range; empty where the edge stays one message. A layout is possible
+// where at least two parts have bytes, each has min_part_bytes or at most kTinyPartBytes, and no
+// child's range with bytes crosses two parts. Own block first where possible and its node's other
+// ranks hold less than min_part_bytes (they gain nothing from going early); else node first;
+// else own block first. Parts without bytes are left out (tree.nodes[i].own_bytes is rank i's
+// block). Parent and child both compute it from the tree, so they agree on every message.
+std::vector<EdgePart> EdgeParts(const Tree& tree, int rank, RankRange node,
+                                std::int64_t min_part_bytes = kMinNodePartBytes);
+// Which edges of a node tree (as ToNodeViews gives it) go in parts: for each rank, the ranks of
+// its node within its range where EdgeParts splits its edge, else an empty range (the root
+// too). Throws std::invalid_argument unless node_first has one entry per rank and
+// ContiguousNodes holds.
+std::vector<RankRange> ChooseNodeParts(const Tree& tree, const std::vector<int>& node_first,
+                                       std::int64_t min_part_bytes = kMinNodePartBytes);
+// Fills every split edge's ChildEdge::parts and NodeView::parent_parts from the ranges
+// ChooseNodeParts gave (one per rank, the same min_part_bytes).
+void ApplyNodeParts(const std::vector<RankRange>& node_parts, Tree* tree,
+                    std::int64_t min_part_bytes = kMinNodePartBytes);
+
 }  // namespace tuw::tree

@@ -195,7 +195,7 @@ Tree ToNodeViews(const SequencedTree& tree, const std::vector<std::int64_t>& blo
       covered += child.hi - child.lo + 1;
       const int position = static_cast<int>(node.children.size());
       out.nodes[step].parent_level = position;  // its place in the parent's receive order
-      node.children.push_back({step, position, child.lo, child.hi, child.bytes});
+      node.children.push_back({step, position, child.lo, child.hi, child.bytes, {}});
     }
     if (covered != node.hi - node.lo + 1) {  // ranges overlap or leave a gap: not ordered
       throw std::invalid_argument(Node(v) + "'s subtree is not the contiguous range [" +
