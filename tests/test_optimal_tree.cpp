@@ -11,6 +11,7 @@
 #include "distributions.hpp"
 #include "node_tree.hpp"
 #include "optimal_tree.hpp"
+#include "tree_words.hpp"
 
 namespace {
 
@@ -384,6 +385,44 @@ TEST(NodeParts, PaperSizedLayout) {
       }
     }
   }
+}
+
+// The words init sends: every rank's decoded node, split edges included, is the root's view of
+// it (p = 560, 35 nodes of 16, Spikes b = 10^4, where edges go in parts); broken words throw.
+TEST(TreeWords, EveryNodeDecodesAsTheRootSeesIt) {
+  const tuw::tree::CostParams c{2.64, 3.7e-4, 0};
+  const int p = 560, root = 280;
+  const std::vector<int> node_first = tuw::tree::BlockPlacement(p, 16);
+  irr::dist::Params params;
+  params.b = 10000;
+  auto blocks = irr::dist::Generate("spikes", p, params);
+  for (auto& x : blocks) x *= 4;
+  const auto node =
+      tuw::tree::BuildNodeTree(blocks, node_first, c, root, tuw::tree::DpMethod::kFast);
+  auto tree = tuw::tree::ToNodeViews(node.tree, blocks);
+  const auto parts = tuw::tree::ChooseNodeParts(tree, node_first);
+  tuw::tree::ApplyNodeParts(parts, &tree);
+  const auto words = tuw::tree::EncodeTree(tree, blocks, parts);
+  ASSERT_EQ(words.size(), static_cast<std::size_t>(tuw::tree::kTreeWords * p));
+  int split = 0;
+  for (int v = 0; v < p; ++v) {
+    EXPECT_EQ(tuw::tree::DecodeNode(words.data(), p, root, v), tree.nodes[v]) << "rank " << v;
+    split += !tree.nodes[v].parent_parts.empty();
+  }
+  EXPECT_GT(split, 0);
+  auto orphan = words;
+  orphan[p + 3] = -1;  // rank 3 without a parent
+  EXPECT_THROW(tuw::tree::DecodeNode(orphan.data(), p, root, 0), std::invalid_argument);
+  auto bad_part = words;
+  for (int v = 0; v < p; ++v) {
+    if (!tree.nodes[v].parent_parts.empty() && tree.nodes[v].lo > 0) {
+      // A node range [0, 0] outside v's range: not an edge that can go in parts.
+      bad_part[p + v] = (bad_part[p + v] & 0xFFFFFFFF) | (std::int64_t{1} << 32);
+      bad_part[2 * p + v] = (bad_part[2 * p + v] & 0xFFFFFFFF) | (std::int64_t{1} << 32);
+      break;
+    }
+  }
+  EXPECT_THROW(tuw::tree::DecodeNode(bad_part.data(), p, root, 0), std::invalid_argument);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 
 #include "../tree/node_tree.hpp"
 #include "../tree/optimal_tree.hpp"
+#include "../tree/tree_words.hpp"
 #include "fit_file.hpp"
 #include "internal.hpp"
 
@@ -227,58 +228,6 @@ tree::ExecutedTree ChooseTree(const std::vector<std::int64_t>& block_bytes,
   return tree::OptimalInitTree(block_bytes, settings.cost, root, method, node_first);
 }
 
-// The tree as every process gets it: the root's block sizes (bytes), each rank's parent (-1 at
-// the root), its place in its parent's receive order, and the node part it sends ahead
-// (lo * 2^32 + hi, -1 for none; tree::ChooseNodeParts). Each process rebuilds its own node
-// from these kTreeWords * p words (O(p) work, no per-process messages).
-constexpr int kTreeWords = 4;
-std::vector<std::int64_t> EncodeTree(const tree::Tree& tree,
-                                     const std::vector<std::int64_t>& block_bytes,
-                                     const std::vector<tree::RankRange>& node_parts) {
-  const std::size_t p = block_bytes.size();
-  std::vector<std::int64_t> words(kTreeWords * p, -1);
-  std::copy(block_bytes.begin(), block_bytes.end(), words.begin());
-  for (const tree::NodeView& node : tree.nodes) {
-    for (std::size_t k = 0; k < node.children.size(); ++k) {
-      words[p + node.children[k].child] = node.rank;
-      words[2 * p + node.children[k].child] = static_cast<std::int64_t>(k);
-    }
-  }
-  for (std::size_t v = 0; v < node_parts.size(); ++v) {
-    if (!node_parts[v].empty()) {
-      words[3 * p + v] = (static_cast<std::int64_t>(node_parts[v].lo) << 32) + node_parts[v].hi;
-    }
-  }
-  return words;
-}
-
-// This process's node of the encoded tree; throws std::invalid_argument if it is not one.
-tree::NodeView DecodeNode(const std::int64_t* words, int p, int root, int rank) {
-  const std::vector<std::int64_t> block_bytes(words, words + p);
-  tree::SequencedTree sequenced;
-  sequenced.root = root;
-  sequenced.steps.assign(p, {});
-  std::vector<std::vector<std::pair<std::int64_t, int>>> children(p);
-  for (int v = 0; v < p; ++v) {
-    const std::int64_t parent = words[p + v];
-    if (v == root) continue;
-    if (parent < 0 || parent >= p) throw std::invalid_argument("no parent");
-    children[parent].push_back({words[2 * p + v], v});
-  }
-  for (int v = 0; v < p; ++v) {
-    std::sort(children[v].begin(), children[v].end());
-    for (const auto& child : children[v]) sequenced.steps[v].push_back(child.second);
-  }
-  tree::Tree views = tree::ToNodeViews(sequenced, block_bytes);
-  std::vector<tree::RankRange> node_parts(p);
-  for (int v = 0; v < p; ++v) {
-    const std::int64_t word = words[3 * p + v];
-    if (word >= 0) node_parts[v] = {static_cast<int>(word >> 32), static_cast<int>(word & kMaxInt)};
-  }
-  tree::ApplyNodeParts(node_parts, &views);
-  return std::move(views.nodes[rank]);
-}
-
 // Everything but the argument checks, the same for gather and scatter. *tree_error (at the root)
 // is an error of the root's computation, *node_error one of decoding this process's node;
 // `root_ok`: the root's own arguments are good.
@@ -299,7 +248,7 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
   }
   const int p = ctx.size;
   // words[0]: MPI_SUCCESS if a tree follows; then EncodeTree's words.
-  std::vector<std::int64_t> words(1 + kTreeWords * static_cast<std::size_t>(p), 0);
+  std::vector<std::int64_t> words(1 + tree::kTreeWords * static_cast<std::size_t>(p), 0);
   words[0] = MPI_ERR_OTHER;
   if (ctx.rank == root && root_ok) {
     tree::DpMethod method;
@@ -312,7 +261,7 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
         const std::vector<tree::RankRange> node_parts =
             executed.nodes ? tree::ChooseNodeParts(views, node_first)
                            : std::vector<tree::RankRange>(p);
-        const std::vector<std::int64_t> encoded = EncodeTree(views, block_bytes, node_parts);
+        const std::vector<std::int64_t> encoded = tree::EncodeTree(views, block_bytes, node_parts);
         std::copy(encoded.begin(), encoded.end(), words.begin() + 1);
         words[0] = MPI_SUCCESS;
       } catch (const std::bad_alloc&) {
@@ -326,7 +275,7 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
   if (rc != MPI_SUCCESS) return rc;
   if (words[0] != MPI_SUCCESS) return MPI_SUCCESS;  // no tree: the verdict of init says why
   try {
-    *view = DecodeNode(words.data() + 1, p, root, ctx.rank);
+    *view = tree::DecodeNode(words.data() + 1, p, root, ctx.rank);
   } catch (const std::exception&) {
     *node_error = MPI_ERR_INTERN;
   }
