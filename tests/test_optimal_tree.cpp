@@ -246,6 +246,40 @@ TEST(NodeTree, WhenOptimalInitRunsIt) {
   EXPECT_DOUBLE_EQ(with_nodes.scatter_time, irr::model::ScatterTime(one_level.tree, small, c));
 }
 
+// The hand-built tree of the NodeParts tests: nodes {0, 1, 2}, {3, 4, 5}, {6, 7, 8}, root 0;
+// leader 4 receives 3, 5 and leader 7, which receives 6 and 8.
+constexpr std::int64_t kKiB = 1024;
+const std::vector<int> kNineOnThreeNodes = tuw::tree::BlockPlacement(9, 3);
+SequencedTree ThreeNodeTree() {
+  SequencedTree s;
+  s.root = 0;
+  s.steps = {{kCopy, 1, 2, 4}, {}, {}, {}, {kCopy, 3, 5, 7}, {}, {}, {kCopy, 6, 8}, {}};
+  return s;
+}
+
+// The paper's p = 560 on 35 nodes of 16, root 280: the node tree of `name` at b (bytes, 4 per
+// element) with its edges' parts chosen and applied.
+struct PaperNodeTree {
+  std::vector<std::int64_t> blocks;
+  std::vector<int> node_first = tuw::tree::BlockPlacement(560, 16);
+  tuw::tree::Tree tree;
+  std::vector<tuw::tree::RankRange> parts;
+};
+PaperNodeTree MakePaperNodeTree(const std::string& name, int b) {
+  const tuw::tree::CostParams c{2.64, 3.7e-4, 0};
+  PaperNodeTree out;
+  irr::dist::Params params;
+  params.b = b;
+  out.blocks = irr::dist::Generate(name, 560, params);
+  for (auto& x : out.blocks) x *= 4;
+  const auto node =
+      tuw::tree::BuildNodeTree(out.blocks, out.node_first, c, 280, tuw::tree::DpMethod::kFast);
+  out.tree = tuw::tree::ToNodeViews(node.tree, out.blocks);
+  out.parts = tuw::tree::ChooseNodeParts(out.tree, out.node_first);
+  tuw::tree::ApplyNodeParts(out.parts, &out.tree);
+  return out;
+}
+
 // Edges in parts, by hand. Nodes {0, 1, 2}, {3, 4, 5}, {6, 7, 8}, root 0; leader 4 holds its
 // node and node 2 (from its leader 7). In KiB, the threshold 30 KiB: 4's node (30 KiB) goes
 // first, then [6, 8] (60 KiB); its own block (10 KiB) is too small to go alone. Every other
@@ -253,13 +287,10 @@ TEST(NodeTree, WhenOptimalInitRunsIt) {
 TEST(NodeParts, NodeFirstByHand) {
   using tuw::tree::EdgePart;
   using tuw::tree::RankRange;
-  constexpr std::int64_t kKiB = 1024;
   std::vector<std::int64_t> blocks{1, 1, 1, 10, 10, 10, 20, 20, 20};
   for (auto& b : blocks) b *= kKiB;
-  const std::vector<int> node_first = tuw::tree::BlockPlacement(9, 3);
-  SequencedTree s;
-  s.root = 0;
-  s.steps = {{kCopy, 1, 2, 4}, {}, {}, {}, {kCopy, 3, 5, 7}, {}, {}, {kCopy, 6, 8}, {}};
+  const std::vector<int>& node_first = kNineOnThreeNodes;
+  SequencedTree s = ThreeNodeTree();
   auto tree = tuw::tree::ToNodeViews(s, blocks);
   const auto parts = tuw::tree::ChooseNodeParts(tree, node_first, 30 * kKiB);
   for (int v = 0; v < 9; ++v) {
@@ -304,12 +335,9 @@ TEST(NodeParts, NodeFirstByHand) {
 TEST(NodeParts, OwnBlockFirstByHand) {
   using tuw::tree::EdgePart;
   using tuw::tree::RankRange;
-  constexpr std::int64_t kKiB = 1024;
   const std::vector<std::int64_t> blocks{1, 1, 1, 100, 40 * kKiB, 100, 100, 40 * kKiB, 100};
-  const std::vector<int> node_first = tuw::tree::BlockPlacement(9, 3);
-  SequencedTree s;
-  s.root = 0;
-  s.steps = {{kCopy, 1, 2, 4}, {}, {}, {}, {kCopy, 3, 5, 7}, {}, {}, {kCopy, 6, 8}, {}};
+  const std::vector<int>& node_first = kNineOnThreeNodes;
+  const SequencedTree s = ThreeNodeTree();
   auto tree = tuw::tree::ToNodeViews(s, blocks);
   const auto parts = tuw::tree::ChooseNodeParts(tree, node_first, 30 * kKiB);
   for (int v = 0; v < 9; ++v) {
@@ -347,19 +375,12 @@ TEST(NodeParts, OwnBlockFirstByHand) {
 // another node; its messages tile its range, the first its own block or its node's ranks, each
 // at least 64 KiB or at most 1 KiB. Spikes splits edges into the root.
 TEST(NodeParts, PaperSizedLayout) {
-  const tuw::tree::CostParams c{2.64, 3.7e-4, 0};
-  const int p = 560, root = 280;
-  const std::vector<int> node_first = tuw::tree::BlockPlacement(p, 16);
+  const int root = 280;
   for (const int b : {1000, 10000}) {
-    irr::dist::Params params;
-    params.b = b;
     for (const std::string& name : irr::dist::PaperNames()) {
-      auto blocks = irr::dist::Generate(name, p, params);
-      for (auto& x : blocks) x *= 4;
-      const auto node =
-          tuw::tree::BuildNodeTree(blocks, node_first, c, root, tuw::tree::DpMethod::kFast);
-      auto tree = tuw::tree::ToNodeViews(node.tree, blocks);
-      tuw::tree::ApplyNodeParts(tuw::tree::ChooseNodeParts(tree, node_first), &tree);
+      const PaperNodeTree paper = MakePaperNodeTree(name, b);
+      const std::vector<int>& node_first = paper.node_first;
+      const tuw::tree::Tree& tree = paper.tree;
       int split_into_root = 0;
       for (const auto& v : tree.nodes) {
         if (v.parent_parts.empty()) continue;
@@ -390,19 +411,10 @@ TEST(NodeParts, PaperSizedLayout) {
 // The words init sends: every rank's decoded node, split edges included, is the root's view of
 // it (p = 560, 35 nodes of 16, Spikes b = 10^4, where edges go in parts); broken words throw.
 TEST(TreeWords, EveryNodeDecodesAsTheRootSeesIt) {
-  const tuw::tree::CostParams c{2.64, 3.7e-4, 0};
   const int p = 560, root = 280;
-  const std::vector<int> node_first = tuw::tree::BlockPlacement(p, 16);
-  irr::dist::Params params;
-  params.b = 10000;
-  auto blocks = irr::dist::Generate("spikes", p, params);
-  for (auto& x : blocks) x *= 4;
-  const auto node =
-      tuw::tree::BuildNodeTree(blocks, node_first, c, root, tuw::tree::DpMethod::kFast);
-  auto tree = tuw::tree::ToNodeViews(node.tree, blocks);
-  const auto parts = tuw::tree::ChooseNodeParts(tree, node_first);
-  tuw::tree::ApplyNodeParts(parts, &tree);
-  const auto words = tuw::tree::EncodeTree(tree, blocks, parts);
+  const PaperNodeTree paper = MakePaperNodeTree("spikes", 10000);
+  const tuw::tree::Tree& tree = paper.tree;
+  const auto words = tuw::tree::EncodeTree(tree, paper.blocks, paper.parts);
   ASSERT_EQ(words.size(), static_cast<std::size_t>(tuw::tree::kTreeWords * p));
   int split = 0;
   for (int v = 0; v < p; ++v) {
