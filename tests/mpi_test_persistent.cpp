@@ -10,6 +10,7 @@
 
 #include "mpi_test_support.hpp"
 #include "node_tree.hpp"
+#include "scatter_schedule.hpp"
 #include "tuwcoll.h"
 
 namespace {
@@ -79,10 +80,11 @@ void CheckGathers(const InitFunctions& init, MPI_Comm comm, int seeds, bool in_p
   }
 }
 
-void CheckScatters(const InitFunctions& init, MPI_Comm comm, int seeds, bool in_place) {
+void CheckScatters(const InitFunctions& init, MPI_Comm comm, int seeds, bool in_place,
+                   CountsFor counts_for = nullptr) {
   const int p = Size(comm), rank = Rank(comm);
   for (int seed = 1; seed <= seeds; ++seed) {
-    const std::vector<int> counts = RandomCounts(p, 200 + seed);
+    const std::vector<int> counts = counts_for ? counts_for(p, seed) : RandomCounts(p, 200 + seed);
     int extent = 0;
     const std::vector<int> displs = PermutedDisplacements(counts, seed, &extent);
     for (int root = 0; root < p; ++root) {
@@ -244,18 +246,49 @@ std::vector<int> LargeCounts(int p, int seed, bool mixed) {
 std::vector<int> AllLargeCounts(int p, int seed) { return LargeCounts(p, seed, false); }
 std::vector<int> MixedCounts(int p, int seed) { return LargeCounts(p, seed, true); }
 
-// The node tree with edges in parts (tree::EdgeParts): a latency-bound fit makes the tree over
-// the nodes deep, so leaders hold other nodes' data and send their node's ranks or their own
-// block first, in up to three messages the parent takes straight into place. The pure code run
-// on the same inputs counts the edges of each kind over every root: both occur from 8 processes.
+// The node tree forced, its cost parameters from a latency-bound fit (alpha 100 us, beta
+// 0.00001 us/byte, no gamma), which makes the tree over the nodes deep: leaders hold other
+// nodes' data. Undone when it goes out of scope.
+class DeepNodeTree {
+ public:
+  static constexpr tuw::tree::CostParams kCost{100, 0.00001, 0};
+  DeepNodeTree() : path_("mpi_test_persistent_deep_" + std::to_string(Rank()) + ".txt") {
+    std::FILE* f = std::fopen(path_.c_str(), "w");
+    if (f != nullptr) {
+      std::fputs("alpha_us=100\nbeta_us_per_byte=0.00001\ngamma_us_per_byte=0\n", f);
+      std::fclose(f);
+    }
+    setenv("TUWCOLL_MODEL_FIT", path_.c_str(), 1);
+    setenv("TUWCOLL_NODE_TREE", "always", 1);
+  }
+  ~DeepNodeTree() {
+    unsetenv("TUWCOLL_RANKS_PER_NODE");
+    unsetenv("TUWCOLL_NODE_TREE");
+    unsetenv("TUWCOLL_MODEL_FIT");
+    std::remove(path_.c_str());
+  }
+  // The tree Optimal_*_init runs for `counts` (ints) on nodes of per_node consecutive ranks.
+  static tuw::tree::Tree Views(const std::vector<int>& counts, int per_node, int root) {
+    std::vector<std::int64_t> blocks(counts.begin(), counts.end());
+    for (auto& b : blocks) b *= sizeof(int);
+    const std::vector<int> node_first =
+        tuw::tree::BlockPlacement(static_cast<int>(counts.size()), per_node);
+    const auto executed = tuw::tree::ExecutedNodeTree(blocks, node_first, kCost, root);
+    auto views = tuw::tree::ToNodeViews(executed.tree, blocks);
+    tuw::tree::ApplyNodeParts(tuw::tree::ChooseNodeParts(views, node_first), &views);
+    return views;
+  }
+
+ private:
+  std::string path_;
+};
+
+// The node tree with edges in parts (tree::EdgeParts): leaders send their node's ranks or their
+// own block first, in up to three messages the parent takes straight into place. The pure code
+// run on the same inputs counts the edges of each kind over every root: both occur from 8
+// processes.
 TEST(PersistentOptimal, EdgesInParts) {
-  const std::string path = "mpi_test_persistent_parts_" + std::to_string(Rank()) + ".txt";
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  ASSERT_NE(f, nullptr);
-  std::fputs("alpha_us=100\nbeta_us_per_byte=0.00001\ngamma_us_per_byte=0\n", f);
-  std::fclose(f);
-  setenv("TUWCOLL_MODEL_FIT", path.c_str(), 1);
-  setenv("TUWCOLL_NODE_TREE", "always", 1);
+  const DeepNodeTree deep;
   const int p = Size();
   int own_first = 0, node_first_edges = 0;
   for (const CountsFor counts_for : {AllLargeCounts, MixedCounts}) {
@@ -263,15 +296,8 @@ TEST(PersistentOptimal, EdgesInParts) {
       setenv("TUWCOLL_RANKS_PER_NODE", std::to_string(per_node).c_str(), 1);
       CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, false, counts_for);
       CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, true, counts_for);
-      const std::vector<int> counts = counts_for(p, 1);
-      std::vector<std::int64_t> blocks(counts.begin(), counts.end());
-      for (auto& b : blocks) b *= sizeof(int);
-      const std::vector<int> node_first = tuw::tree::BlockPlacement(p, per_node);
       for (int root = 0; root < p; ++root) {
-        const auto executed =
-            tuw::tree::ExecutedNodeTree(blocks, node_first, {100, 0.00001, 0}, root);
-        auto views = tuw::tree::ToNodeViews(executed.tree, blocks);
-        tuw::tree::ApplyNodeParts(tuw::tree::ChooseNodeParts(views, node_first), &views);
+        const tuw::tree::Tree views = DeepNodeTree::Views(counts_for(p, 1), per_node, root);
         for (const auto& v : views.nodes) {
           if (v.parent_parts.empty()) continue;
           const bool own = v.parent_parts[0].lo == v.rank && v.parent_parts[0].hi == v.rank;
@@ -284,10 +310,37 @@ TEST(PersistentOptimal, EdgesInParts) {
     EXPECT_GT(own_first, 0);
     EXPECT_GT(node_first_edges, 0);
   }
-  unsetenv("TUWCOLL_RANKS_PER_NODE");
-  unsetenv("TUWCOLL_NODE_TREE");
-  unsetenv("TUWCOLL_MODEL_FIT");
-  std::remove(path.c_str());
+}
+
+// A scatter on the node tree sends to the leaves of its node while its first serial network
+// send is on the wire (tree::ScatterSchedule), the others waiting for it. The pure code run on
+// the same inputs counts the parents over every root that do so: they occur from 4 processes.
+TEST(PersistentOptimal, ScatterNodeLeavesDuringNetworkSend) {
+  const DeepNodeTree deep;
+  const int p = Size();
+  int overlapping = 0;
+  for (const CountsFor counts_for : {AllLargeCounts, MixedCounts}) {
+    for (const int per_node : {2, 3}) {
+      setenv("TUWCOLL_RANKS_PER_NODE", std::to_string(per_node).c_str(), 1);
+      CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, false, counts_for);
+      CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, true, counts_for);
+      for (int root = 0; root < p; ++root) {
+        const tuw::tree::Tree views = DeepNodeTree::Views(counts_for(p, 1), per_node, root);
+        for (const auto& v : views.nodes) {
+          std::vector<int> node;  // v's node: per_node consecutive ranks (BlockPlacement)
+          for (int r = v.rank - v.rank % per_node; r < p && r / per_node == v.rank / per_node;
+               ++r) {
+            node.push_back(r);
+          }
+          const auto schedule = tuw::tree::ScatterSchedule(v, node, 8192);
+          overlapping += !schedule.empty() && schedule.front().serial && !schedule.front().wait;
+        }
+      }
+    }
+  }
+  if (p >= 4) {
+    EXPECT_GT(overlapping, 0);
+  }
 }
 
 // Ints sent, pairs of ints received: one signature, two datatypes.

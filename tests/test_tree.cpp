@@ -5,6 +5,7 @@
 #include <random>
 
 #include "hypercube_tree.hpp"
+#include "scatter_schedule.hpp"
 
 namespace tuw::tree {
 namespace {
@@ -161,6 +162,45 @@ TEST(Tree, RejectsBadInput) {
   EXPECT_THROW(BuildTree(TreeKind::kAdaptive, {1, 2}, 2), std::invalid_argument);
   EXPECT_THROW(BuildTree(TreeKind::kAdaptive, {1, -2}, 0), std::invalid_argument);
   EXPECT_THROW(BuildTree(TreeKind::kOblivious, {1, 2}, -1), std::invalid_argument);
+}
+
+// A scatter parent, rank 4 of [0, 15], on node {4, 5, 6, 7}; its children in receive order: the
+// leaves 5 (10 KB) and 6 (100 B) on its node, 0 holding [0, 3] (50 KB), and 7 holding [7, 15]
+// (200 KB: on the node, but it forwards to other nodes). Serial from 8 KiB; by hand, descending
+// rounds are indices 3, 2, 1, 0.
+TEST(ScatterSchedule, LocalLeavesGoWhileTheFirstSerialSendIsOnTheWire) {
+  NodeView v;
+  v.rank = 4;
+  v.lo = 0;
+  v.hi = 15;
+  v.children = {{5, 0, 5, 5, 10000, {}},
+                {6, 1, 6, 6, 100, {}},
+                {0, 2, 0, 3, 50000, {}},
+                {7, 3, 7, 15, 200000, {}}};
+  const std::vector<int> node = {4, 5, 6, 7};
+  // Child 7 (index 3) posted, the node's leaves behind it without waiting for it, then one wait
+  // for all three, then child 0 (index 2) alone.
+  EXPECT_EQ(ScatterSchedule(v, node, 8192),
+            (std::vector<ScatterSend>{
+                {3, true, false}, {1, false, false}, {0, false, true}, {2, true, true}}));
+  // Nodes unknown: descending rounds, every message of 8 KiB or more waited for on its own.
+  EXPECT_EQ(ScatterSchedule(v, {}, 8192),
+            (std::vector<ScatterSend>{
+                {3, true, true}, {2, true, true}, {1, false, false}, {0, true, true}}));
+  // No serial network send (all below 1 MB): nothing to overlap, the old order, nobody waits.
+  EXPECT_EQ(ScatterSchedule(v, node, 1 << 20),
+            (std::vector<ScatterSend>{
+                {3, false, false}, {2, false, false}, {1, false, false}, {0, false, false}}));
+  // The first network send small, the second serial: the leaves follow the second.
+  v.children[3].bytes = 100;
+  EXPECT_EQ(ScatterSchedule(v, node, 8192),
+            (std::vector<ScatterSend>{
+                {3, false, false}, {2, true, false}, {1, false, false}, {0, false, true}}));
+  // A child on the node that holds more than itself forwards: ordered like a network child.
+  v.children[0].hi = 6;
+  v.children.erase(v.children.begin() + 1);
+  EXPECT_EQ(ScatterSchedule(v, node, 8192),
+            (std::vector<ScatterSend>{{2, false, false}, {1, true, true}, {0, true, true}}));
 }
 
 }  // namespace

@@ -157,6 +157,9 @@ struct ExecuteOptions {
   // Intercommunicators: the root of the local tree is a relay whose parent is the real root in
   // the other group, reached over this communicator (a self-describing hand-over).
   MPI_Comm parent_comm = MPI_COMM_NULL;
+  // The ranks of this process's node (shared memory), ascending; empty where not known. A scatter
+  // sends to the leaves among them while its network link is busy (tree_executor.cpp).
+  std::vector<int> node_ranks;
 };
 
 // Runs the gather along `view` (all byte sizes filled in, except in self-describing framing

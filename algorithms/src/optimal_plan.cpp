@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -188,14 +189,19 @@ bool ChooseDp(int p, tree::DpMethod* method) {
   }
 }
 
-// The lowest rank on this process's node, at the root for every rank (*node_first; empty where
-// the node tree is never run). Collective.
+// The lowest rank on this process's node, at the root for every rank (*node_first), and the
+// ranks of this process's own node, ascending (*my_node); both empty where the node tree is never
+// run. Collective.
 int GatherNodes(const CallContext& ctx, int root, const PlanSettings& settings,
-                std::vector<int>* node_first) {
+                std::vector<int>* node_first, std::vector<int>* my_node) {
   node_first->clear();
+  my_node->clear();
   if (settings.node_tree == NodeTreeMode::kNever) return MPI_SUCCESS;
   std::int64_t mine = ctx.rank - ctx.rank % std::max<std::int64_t>(settings.ranks_per_node, 1);
-  if (settings.ranks_per_node == 0) {
+  if (settings.ranks_per_node > 0) {
+    const std::int64_t end = std::min<std::int64_t>(mine + settings.ranks_per_node, ctx.size);
+    for (std::int64_t r = mine; r < end; ++r) my_node->push_back(static_cast<int>(r));
+  } else {
     MPI_Comm node = MPI_COMM_NULL;
     int rc =
         MPI_Comm_split_type(ctx.private_comm, MPI_COMM_TYPE_SHARED, ctx.rank, MPI_INFO_NULL, &node);
@@ -203,14 +209,22 @@ int GatherNodes(const CallContext& ctx, int root, const PlanSettings& settings,
     MPI_Group node_group, group;
     MPI_Comm_group(node, &node_group);
     MPI_Comm_group(ctx.private_comm, &group);
-    const int node_rank_zero = 0;
-    int lowest = ctx.rank;
-    rc = MPI_Group_translate_ranks(node_group, 1, &node_rank_zero, group, &lowest);
+    int node_size = 1;
+    MPI_Group_size(node_group, &node_size);
+    std::vector<int> node_ranks(node_size);
+    std::iota(node_ranks.begin(), node_ranks.end(), 0);
+    my_node->assign(node_size, ctx.rank);
+    rc =
+        MPI_Group_translate_ranks(node_group, node_size, node_ranks.data(), group, my_node->data());
     MPI_Group_free(&node_group);
     MPI_Group_free(&group);
     MPI_Comm_free(&node);
-    if (rc != MPI_SUCCESS) return rc;
-    mine = lowest;
+    if (rc != MPI_SUCCESS) {
+      my_node->clear();
+      return rc;
+    }
+    std::sort(my_node->begin(), my_node->end());
+    mine = my_node->front();
   }
   std::vector<std::int64_t> all;
   const int rc = PlanGather(ctx, root, &mine, 1, &all);
@@ -230,10 +244,11 @@ tree::ExecutedTree ChooseTree(const std::vector<std::int64_t>& block_bytes,
 
 // Everything but the argument checks, the same for gather and scatter. *tree_error (at the root)
 // is an error of the root's computation, *node_error one of decoding this process's node;
-// `root_ok`: the root's own arguments are good.
+// `root_ok`: the root's own arguments are good. *my_node: the ranks of this process's node
+// (GatherNodes).
 int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
                     const std::vector<std::int64_t>& block_bytes, tree::NodeView* view,
-                    int* tree_error, int* node_error) {
+                    std::vector<int>* my_node, int* tree_error, int* node_error) {
   *tree_error = MPI_SUCCESS;
   *node_error = MPI_SUCCESS;
   *view = tree::NodeView{};
@@ -241,7 +256,7 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
   PlanSettings settings;
   int rc = ReadPlanSettings(ctx, root, &settings);
   std::vector<int> node_first;
-  if (rc == MPI_SUCCESS) rc = GatherNodes(ctx, root, settings, &node_first);
+  if (rc == MPI_SUCCESS) rc = GatherNodes(ctx, root, settings, &node_first, my_node);
   if (rc != MPI_SUCCESS) {
     *tree_error = rc;
     root_ok = false;  // no tree: everybody still takes part in the broadcast below
@@ -299,7 +314,8 @@ int PlanOptimalGroup(const CallContext& ctx, int root, std::int64_t own_bytes, i
     }
   }
   int tree_error = MPI_SUCCESS, node_error = MPI_SUCCESS;
-  rc = PlanOptimalView(ctx, root, verdict == MPI_SUCCESS, block_bytes, view, &tree_error,
+  std::vector<int> my_node;  // the group's hand-over runs as TUW's does, without it
+  rc = PlanOptimalView(ctx, root, verdict == MPI_SUCCESS, block_bytes, view, &my_node, &tree_error,
                        &node_error);
   if (rc != MPI_SUCCESS) return rc;
   if (verdict == MPI_SUCCESS) verdict = tree_error;
@@ -324,7 +340,7 @@ int PlanOptimal(const Args& call_args, Plan* plan,
   const bool root_ok = plan->ctx.rank != args.root || plan->local_error == MPI_SUCCESS;
   int node_error = MPI_SUCCESS;
   const int planned = PlanOptimalView(plan->ctx, args.root, root_ok, plan->block_bytes, &plan->view,
-                                      &plan->error_in_tree, &node_error);
+                                      &plan->options.node_ranks, &plan->error_in_tree, &node_error);
   if (plan->local_error == MPI_SUCCESS) plan->local_error = node_error;
   return planned;
 }

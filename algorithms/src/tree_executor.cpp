@@ -7,6 +7,7 @@
 #include <deque>
 #include <memory>
 
+#include "../tree/scatter_schedule.hpp"
 #include "internal.hpp"
 
 namespace tuw::detail {
@@ -34,15 +35,13 @@ std::int64_t RangeBytes(const std::vector<std::int64_t>& block_bytes, int lo, in
 constexpr std::int64_t kSerialSendMinBytes = 8 * 1024;
 constexpr std::int64_t kSerialSendMinBytesAfterHeader = 64 * 1024;
 
-bool SendsSerially(std::int64_t bytes, const ExecuteOptions& options) {
-  return bytes >= (options.headers ? kSerialSendMinBytesAfterHeader : kSerialSendMinBytes);
-}
-
-// Children in descending round: the scatter serves the largest subtree first.
-std::vector<std::size_t> DescendingRounds(const tree::NodeView& view) {
-  std::vector<std::size_t> order(view.children.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = order.size() - 1 - i;
-  return order;
+// A scatter parent's sends in order (tree::ScatterSchedule: the leaves on its node go while its
+// first serial network send is on the wire).
+std::vector<tree::ScatterSend> ScatterSchedule(const tree::NodeView& view,
+                                               const ExecuteOptions& options) {
+  return tree::ScatterSchedule(
+      view, options.node_ranks,
+      options.headers ? kSerialSendMinBytesAfterHeader : kSerialSendMinBytes);
 }
 
 // Whether an edge goes in the parts the plan gives it (tree::EdgeParts: its node or its own
@@ -238,13 +237,14 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
   RootResources resources;
   const bool self_describing = options.framing == Framing::kSelfDescribing;
   int mismatch = MPI_SUCCESS;
-  for (std::size_t k : DescendingRounds(view)) {
-    const tree::ChildEdge& c = view.children[k];
+  // Serves one child; a child that gets no data still counts for the schedule's waits.
+  const auto serve = [&](const tree::ScatterSend& send) {
+    const tree::ChildEdge& c = view.children[send.child];
     if (!self_describing && c.bytes == 0) {  // the subtree expects no message, not even a poison
       if (block_bytes != nullptr && RangeBytes(*block_bytes, c.lo, c.hi) != 0) {
         mismatch = MPI_ERR_TRUNCATE;
       }
-      continue;
+      return;
     }
     if (options.headers && c.hi > c.lo) {  // an inner node of an oblivious tree needs the sizes
       const std::int64_t* sizes = block_bytes ? block_bytes->data() + c.lo : nullptr;
@@ -252,7 +252,7 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
     }
     if (transfers.failed()) {
       transfers.SendPoison(c.child, transfers.error());
-      continue;
+      return;
     }
     const std::int64_t bytes = RangeBytes(*block_bytes, c.lo, c.hi);
     if (!self_describing && c.bytes != bytes) {
@@ -263,18 +263,18 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
       MPI_Datatype range_type;
       int rc = resources.RangeType(a.sendcounts, a.displs, a.sendtype, c.lo, c.hi, &range_type);
       transfers.Fail(rc);
-      const bool serial = SendsSerially(bytes, options);
-      transfers.SendTyped(c.child, a.sendbuf, 1, range_type, bytes, serial);
-      if (serial) transfers.Finish();
+      transfers.SendTyped(c.child, a.sendbuf, 1, range_type, bytes, send.serial);
     } else {
       char* staging = resources.Staging(bytes);
       transfers.Fail(staging == nullptr ? MPI_ERR_NO_MEM
                                         : PackBlocks(a.sendbuf, a.sendcounts, a.displs, a.sendtype,
                                                      c.lo, c.hi, staging, ctx.private_comm));
-      const bool serial = SendsSerially(bytes, options);
-      transfers.Send(c.child, staging, bytes, serial);
-      if (serial) transfers.Finish();
+      transfers.Send(c.child, staging, bytes, send.serial);
     }
+  };
+  for (const tree::ScatterSend& send : ScatterSchedule(view, options)) {
+    serve(send);
+    if (send.wait) transfers.Finish();
   }
   int local = MPI_SUCCESS;
   if (block_bytes != nullptr && a.recvbuf != MPI_IN_PLACE) {
@@ -339,15 +339,15 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
   Transfers down(ctx.private_comm, options.framing);
   down.Fail(from_parent.Finish());
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
-  for (std::size_t k : DescendingRounds(view)) {
-    const tree::ChildEdge& c = view.children[k];
+  for (const tree::ScatterSend& send : ScatterSchedule(view, options)) {
+    const tree::ChildEdge& c = view.children[send.child];
     if (options.headers && c.hi > c.lo) {
       down.SendTyped(c.child, header.data() + (c.lo - view.lo), c.hi - c.lo + 1, MPI_INT64_T,
                      8 * (c.hi - c.lo + 1));
     }
-    const bool serial = SendsSerially(c.bytes, options);
-    down.Send(c.child, buffer.get() + offsets.child[k], c.bytes, serial);  // poisoned on failure
-    if (serial) down.Finish();
+    // poisoned on failure
+    down.Send(c.child, buffer.get() + offsets.child[send.child], c.bytes, send.serial);
+    if (send.wait) down.Finish();
   }
   if (!down.failed() && view.own_bytes > 0) {
     down.Fail(UnpackElements(buffer.get() + offsets.own, a.recvcount, a.recvtype, a.recvbuf,
