@@ -267,16 +267,35 @@ class DeepNodeTree {
     unsetenv("TUWCOLL_MODEL_FIT");
     std::remove(path_.c_str());
   }
-  // The tree Optimal_*_init runs for `counts` (ints) on nodes of per_node consecutive ranks.
-  static tuw::tree::Tree Views(const std::vector<int>& counts, int per_node, int root) {
-    std::vector<std::int64_t> blocks(counts.begin(), counts.end());
-    for (auto& b : blocks) b *= sizeof(int);
-    const std::vector<int> node_first =
-        tuw::tree::BlockPlacement(static_cast<int>(counts.size()), per_node);
-    const auto executed = tuw::tree::ExecutedNodeTree(blocks, node_first, kCost, root);
-    auto views = tuw::tree::ToNodeViews(executed.tree, blocks);
-    tuw::tree::ApplyNodeParts(tuw::tree::ChooseNodeParts(views, node_first), &views);
-    return views;
+  // For both block layouts (AllLargeCounts, MixedCounts) on pretended nodes of 2 and 3
+  // consecutive ranks: check(counts_for) runs the MPI operations, then visit(view, node) sees
+  // every process's node of the tree Optimal_*_init runs there, for every root, with the ranks
+  // of its node.
+  template <typename Check, typename Visit>
+  void ForEachLayout(const Check& check, const Visit& visit) const {
+    const int p = Size();
+    for (const CountsFor counts_for : {AllLargeCounts, MixedCounts}) {
+      for (const int per_node : {2, 3}) {
+        setenv("TUWCOLL_RANKS_PER_NODE", std::to_string(per_node).c_str(), 1);
+        check(counts_for);
+        const std::vector<int> counts = counts_for(p, 1);
+        std::vector<std::int64_t> blocks(counts.begin(), counts.end());
+        for (auto& b : blocks) b *= sizeof(int);
+        const std::vector<int> node_first = tuw::tree::BlockPlacement(p, per_node);
+        for (int root = 0; root < p; ++root) {
+          const auto executed = tuw::tree::ExecutedNodeTree(blocks, node_first, kCost, root);
+          auto views = tuw::tree::ToNodeViews(executed.tree, blocks);
+          tuw::tree::ApplyNodeParts(tuw::tree::ChooseNodeParts(views, node_first), &views);
+          for (const auto& v : views.nodes) {
+            std::vector<int> node;
+            for (int r = 0; r < p; ++r) {
+              if (node_first[r] == node_first[v.rank]) node.push_back(r);
+            }
+            visit(v, node);
+          }
+        }
+      }
+    }
   }
 
  private:
@@ -288,25 +307,18 @@ class DeepNodeTree {
 // run on the same inputs counts the edges of each kind over every root: both occur from 8
 // processes.
 TEST(PersistentOptimal, EdgesInParts) {
-  const DeepNodeTree deep;
-  const int p = Size();
   int own_first = 0, node_first_edges = 0;
-  for (const CountsFor counts_for : {AllLargeCounts, MixedCounts}) {
-    for (const int per_node : {2, 3}) {
-      setenv("TUWCOLL_RANKS_PER_NODE", std::to_string(per_node).c_str(), 1);
-      CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, false, counts_for);
-      CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, true, counts_for);
-      for (int root = 0; root < p; ++root) {
-        const tuw::tree::Tree views = DeepNodeTree::Views(counts_for(p, 1), per_node, root);
-        for (const auto& v : views.nodes) {
-          if (v.parent_parts.empty()) continue;
-          const bool own = v.parent_parts[0].lo == v.rank && v.parent_parts[0].hi == v.rank;
-          (own ? own_first : node_first_edges) += 1;
-        }
-      }
-    }
-  }
-  if (p >= 8) {
+  DeepNodeTree().ForEachLayout(
+      [](CountsFor counts_for) {
+        CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, false, counts_for);
+        CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, true, counts_for);
+      },
+      [&](const tuw::tree::NodeView& v, const std::vector<int>&) {
+        if (v.parent_parts.empty()) return;
+        const bool own = v.parent_parts[0].lo == v.rank && v.parent_parts[0].hi == v.rank;
+        (own ? own_first : node_first_edges) += 1;
+      });
+  if (Size() >= 8) {
     EXPECT_GT(own_first, 0);
     EXPECT_GT(node_first_edges, 0);
   }
@@ -316,29 +328,17 @@ TEST(PersistentOptimal, EdgesInParts) {
 // send is on the wire (tree::ScatterSchedule), the others waiting for it. The pure code run on
 // the same inputs counts the parents over every root that do so: they occur from 4 processes.
 TEST(PersistentOptimal, ScatterNodeLeavesDuringNetworkSend) {
-  const DeepNodeTree deep;
-  const int p = Size();
   int overlapping = 0;
-  for (const CountsFor counts_for : {AllLargeCounts, MixedCounts}) {
-    for (const int per_node : {2, 3}) {
-      setenv("TUWCOLL_RANKS_PER_NODE", std::to_string(per_node).c_str(), 1);
-      CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, false, counts_for);
-      CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, true, counts_for);
-      for (int root = 0; root < p; ++root) {
-        const tuw::tree::Tree views = DeepNodeTree::Views(counts_for(p, 1), per_node, root);
-        for (const auto& v : views.nodes) {
-          std::vector<int> node;  // v's node: per_node consecutive ranks (BlockPlacement)
-          for (int r = v.rank - v.rank % per_node; r < p && r / per_node == v.rank / per_node;
-               ++r) {
-            node.push_back(r);
-          }
-          const auto schedule = tuw::tree::ScatterSchedule(v, node, 8192);
-          overlapping += !schedule.empty() && schedule.front().serial && !schedule.front().wait;
-        }
-      }
-    }
-  }
-  if (p >= 4) {
+  DeepNodeTree().ForEachLayout(
+      [](CountsFor counts_for) {
+        CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, false, counts_for);
+        CheckScatters(kOptimalInit, MPI_COMM_WORLD, 1, true, counts_for);
+      },
+      [&](const tuw::tree::NodeView& v, const std::vector<int>& node) {
+        const auto schedule = tuw::tree::ScatterSchedule(v, node, tuw::tree::kSerialSendMinBytes);
+        overlapping += !schedule.empty() && schedule.front().serial && !schedule.front().wait;
+      });
+  if (Size() >= 4) {
     EXPECT_GT(overlapping, 0);
   }
 }

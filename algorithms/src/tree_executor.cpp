@@ -19,29 +19,13 @@ std::int64_t RangeBytes(const std::vector<std::int64_t>& block_bytes, int lo, in
   return sum;
 }
 
-// A scatter parent sends a message of this size or more only when the previous one has been
-// received: synchronously (MPI_Issend, an eager send would complete at once) and waited for.
-// Sent at once, the messages share the parent's link and the largest subtree, which has the
-// most forwarding ahead of it, gets its data last instead of first; one after the other is the
-// one-ported schedule the cost model assumes. Smaller messages go out together: below about
-// 8 KiB a QDR-class link moves a message in less time (2.6 us at 3.2 GB/s) than the
-// synchronous send's acknowledgement adds (a latency, 1-2 us), so ordering them costs more than
-// it gains. Simulated p = 560 (results/simulated/README.md): from 64 KiB on, TUW_Scatterv
-// 1.4-1.7x faster at b >= 1000; from 8 KiB on, 0.80-0.97x again at b = 10 and 100.
-// An oblivious tree (Binomial_Scatterv) keeps 64 KiB: there the child receives a header of block
-// sizes before it can take the data, so the synchronous send's acknowledgement comes a latency
-// later; from 8 KiB on it measured 1.11-1.13x slower at b = 100 (decreasing 0.91x), and from
-// 64 KiB on 0.98x of that over b = 10 ... 1000 (same sweep).
-constexpr std::int64_t kSerialSendMinBytes = 8 * 1024;
-constexpr std::int64_t kSerialSendMinBytesAfterHeader = 64 * 1024;
-
 // A scatter parent's sends in order (tree::ScatterSchedule: the leaves on its node go while its
 // first serial network send is on the wire).
 std::vector<tree::ScatterSend> ScatterSchedule(const tree::NodeView& view,
                                                const ExecuteOptions& options) {
   return tree::ScatterSchedule(
       view, options.node_ranks,
-      options.headers ? kSerialSendMinBytesAfterHeader : kSerialSendMinBytes);
+      options.headers ? tree::kSerialSendMinBytesAfterHeader : tree::kSerialSendMinBytes);
 }
 
 // Whether an edge goes in the parts the plan gives it (tree::EdgeParts: its node or its own
