@@ -245,6 +245,13 @@ std::vector<int> LargeCounts(int p, int seed, bool mixed) {
 }
 std::vector<int> AllLargeCounts(int p, int seed) { return LargeCounts(p, seed, false); }
 std::vector<int> MixedCounts(int p, int seed) { return LargeCounts(p, seed, true); }
+// Blocks of 30 KiB falling by 400 B a rank: each node's first rank leads it, with an own block
+// below the part threshold that goes first where the leader holds other nodes.
+std::vector<int> FallingCounts(int p, int) {
+  std::vector<int> counts(p);
+  for (int i = 0; i < p; ++i) counts[i] = std::max(7680 - 100 * i, 512);
+  return counts;
+}
 
 // The node tree forced, its cost parameters from a latency-bound fit (alpha 100 us, beta
 // 0.00001 us/byte, no gamma), which makes the tree over the nodes deep: leaders hold other
@@ -267,14 +274,14 @@ class DeepNodeTree {
     unsetenv("TUWCOLL_MODEL_FIT");
     std::remove(path_.c_str());
   }
-  // For both block layouts (AllLargeCounts, MixedCounts) on pretended nodes of 2 and 3
-  // consecutive ranks: check(counts_for) runs the MPI operations, then visit(view, node) sees
+  // For each block layout (AllLargeCounts, MixedCounts, FallingCounts) on pretended nodes of 2
+  // and 3 consecutive ranks: check(counts_for) runs the MPI operations, then visit(view, node) sees
   // every process's node of the tree Optimal_*_init runs there, for every root, with the ranks
   // of its node.
   template <typename Check, typename Visit>
   void ForEachLayout(const Check& check, const Visit& visit) const {
     const int p = Size();
-    for (const CountsFor counts_for : {AllLargeCounts, MixedCounts}) {
+    for (const CountsFor counts_for : {AllLargeCounts, MixedCounts, FallingCounts}) {
       for (const int per_node : {2, 3}) {
         setenv("TUWCOLL_RANKS_PER_NODE", std::to_string(per_node).c_str(), 1);
         check(counts_for);
@@ -304,10 +311,10 @@ class DeepNodeTree {
 
 // The node tree with edges in parts (tree::EdgeParts): leaders send their node's ranks or their
 // own block first, in up to three messages the parent takes straight into place. The pure code
-// run on the same inputs counts the edges of each kind over every root: both occur from 8
-// processes.
+// run on the same inputs counts the edges of each kind over every root, and the own blocks
+// below the part threshold that go first: all occur from 8 processes.
 TEST(PersistentOptimal, EdgesInParts) {
-  int own_first = 0, node_first_edges = 0;
+  int own_first = 0, node_first_edges = 0, small_own_first = 0;
   DeepNodeTree().ForEachLayout(
       [](CountsFor counts_for) {
         CheckGathers(kOptimalInit, MPI_COMM_WORLD, 1, false, counts_for);
@@ -317,10 +324,12 @@ TEST(PersistentOptimal, EdgesInParts) {
         if (v.parent_parts.empty()) return;
         const bool own = v.parent_parts[0].lo == v.rank && v.parent_parts[0].hi == v.rank;
         (own ? own_first : node_first_edges) += 1;
+        small_own_first += own && v.parent_parts[0].bytes < tuw::tree::kMinNodePartBytes;
       });
   if (Size() >= 8) {
     EXPECT_GT(own_first, 0);
     EXPECT_GT(node_first_edges, 0);
+    EXPECT_GT(small_own_first, 0);
   }
 }
 

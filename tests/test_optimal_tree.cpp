@@ -369,11 +369,33 @@ TEST(NodeParts, OwnBlockFirstByHand) {
                             &rich_tree, 30 * kKiB);
   EXPECT_EQ(rich_tree.nodes[4].parent_parts,
             (std::vector<EdgePart>{{3, 5, 70 * kKiB + 100}, {6, 8, 40 * kKiB + 200}}));
+
+  // An own block below the threshold still goes first (it is there at the call's start): 4's
+  // 10 KiB, then [3, 3] (tiny) and [5, 8]; the parts after it keep the size rule, so with [3, 3]
+  // at 2 KiB the edge stays one message (its node, 12 KiB + 100 B, is below the threshold too).
+  std::vector<std::int64_t> small_own = blocks;
+  small_own[4] = 10 * kKiB;
+  auto small_tree = tuw::tree::ToNodeViews(s, small_own);
+  const auto small_parts = tuw::tree::ChooseNodeParts(small_tree, node_first, 30 * kKiB);
+  EXPECT_EQ(small_parts[4], (RankRange{3, 5}));
+  tuw::tree::ApplyNodeParts(small_parts, &small_tree, 30 * kKiB);
+  EXPECT_EQ(small_tree.nodes[4].parent_parts,
+            (std::vector<EdgePart>{{4, 4, 10 * kKiB}, {3, 3, 100}, {5, 8, 40 * kKiB + 300}}));
+  small_own[3] = 2 * kKiB;
+  EXPECT_TRUE(
+      tuw::tree::EdgeParts(tuw::tree::ToNodeViews(s, small_own), 4, {3, 5}, 30 * kKiB).empty());
+  // Without an own block there is no own-first layout ([3, 3], then [5, 8]): its node (200 B,
+  // tiny) goes first.
+  std::vector<std::int64_t> no_own = blocks;
+  no_own[4] = 0;
+  EXPECT_EQ(tuw::tree::EdgeParts(tuw::tree::ToNodeViews(s, no_own), 4, {3, 5}, 30 * kKiB),
+            (std::vector<EdgePart>{{3, 5, 200}, {6, 8, 40 * kKiB + 200}}));
 }
 
 // The paper's p = 560, 35 nodes of 16, b = 1000 and 10^4: every split edge is a leader's toward
 // another node; its messages tile its range, the first its own block or its node's ranks, each
-// at least 64 KiB or at most 1 KiB. Spikes splits edges into the root.
+// at least 64 KiB or at most 1 KiB except an own block that goes first. Spikes splits edges into
+// the root; at b = 1000 its leaders' own blocks (4000 B) go ahead of the rest.
 TEST(NodeParts, PaperSizedLayout) {
   const int root = 280;
   for (const int b : {1000, 10000}) {
@@ -381,28 +403,31 @@ TEST(NodeParts, PaperSizedLayout) {
       const PaperNodeTree paper = MakePaperNodeTree(name, b);
       const std::vector<int>& node_first = paper.node_first;
       const tuw::tree::Tree& tree = paper.tree;
-      int split_into_root = 0;
+      int split_into_root = 0, small_own_first = 0;
       for (const auto& v : tree.nodes) {
         if (v.parent_parts.empty()) continue;
         const std::string where =
             name + " b=" + std::to_string(b) + " rank " + std::to_string(v.rank);
         EXPECT_NE(node_first[v.parent], node_first[v.rank]) << where;
         const auto& first = v.parent_parts[0];
-        EXPECT_TRUE((first.lo == v.rank && first.hi == v.rank) ||
-                    first.lo == std::max(v.lo, node_first[v.rank]))
-            << where;
+        const bool own_first = first.lo == v.rank && first.hi == v.rank;
+        EXPECT_TRUE(own_first || first.lo == std::max(v.lo, node_first[v.rank])) << where;
         std::int64_t bytes = 0;
         for (const auto& part : v.parent_parts) {
           EXPECT_TRUE(part.bytes >= tuw::tree::kMinNodePartBytes ||
-                      part.bytes <= tuw::tree::kTinyPartBytes)
+                      part.bytes <= tuw::tree::kTinyPartBytes || (own_first && &part == &first))
               << where;
           bytes += part.bytes;
         }
         EXPECT_EQ(bytes, v.bytes) << where;
         split_into_root += v.parent == root;
+        small_own_first += own_first && first.bytes < tuw::tree::kMinNodePartBytes;
       }
       if (name == "spikes") {
         EXPECT_GT(split_into_root, 0) << b;
+        if (b == 1000) {
+          EXPECT_GT(small_own_first, 0);
+        }
       }
     }
   }

@@ -107,13 +107,16 @@ std::int64_t RangeBytes(const Tree& tree, RankRange range) {
 }
 
 // The parts of `ranges` (in send order) with bytes, or none where that layout is not possible.
+// `first_any_size`: ranges[0] is the sender's own block, exempt from the size rule.
 std::vector<EdgePart> Layout(const Tree& tree, const NodeView& v,
-                             const std::vector<RankRange>& ranges, std::int64_t min_part_bytes) {
+                             const std::vector<RankRange>& ranges, std::int64_t min_part_bytes,
+                             bool first_any_size) {
   std::vector<EdgePart> parts;
   for (const RankRange& range : ranges) {
     const std::int64_t bytes = RangeBytes(tree, range);
     if (bytes == 0) continue;
-    if (bytes < min_part_bytes && bytes > kTinyPartBytes) return {};
+    const bool exempt = first_any_size && &range == &ranges.front();
+    if (!exempt && bytes < min_part_bytes && bytes > kTinyPartBytes) return {};
     parts.push_back({range.lo, range.hi, bytes});
   }
   if (parts.size() < 2) return {};
@@ -132,14 +135,16 @@ std::vector<EdgePart> EdgeParts(const Tree& tree, int rank, RankRange node,
   if (v.parent < 0 || node.lo < v.lo || node.hi > v.hi || rank < node.lo || rank > node.hi) {
     return {};
   }
+  // The own block is there when the call starts, before anything else the edge carries, so it
+  // goes while the parent's link would idle, whatever its size.
   const std::vector<EdgePart> own_first =
-      v.own_bytes >= min_part_bytes
-          ? Layout(tree, v, {{rank, rank}, {v.lo, rank - 1}, {rank + 1, v.hi}}, min_part_bytes)
-          : std::vector<EdgePart>{};
+      v.own_bytes > 0 ? Layout(tree, v, {{rank, rank}, {v.lo, rank - 1}, {rank + 1, v.hi}},
+                               min_part_bytes, true)
+                      : std::vector<EdgePart>{};
   const std::int64_t node_others = RangeBytes(tree, node) - v.own_bytes;
   if (!own_first.empty() && node_others < min_part_bytes) return own_first;
   const std::vector<EdgePart> node_first =
-      Layout(tree, v, {node, {v.lo, node.lo - 1}, {node.hi + 1, v.hi}}, min_part_bytes);
+      Layout(tree, v, {node, {v.lo, node.lo - 1}, {node.hi + 1, v.hi}}, min_part_bytes, false);
   return node_first.empty() ? own_first : node_first;
 }
 
