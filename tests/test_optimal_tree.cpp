@@ -395,7 +395,7 @@ TEST(NodeParts, OwnBlockFirstByHand) {
 // The paper's p = 560, 35 nodes of 16, b = 1000 and 10^4: every split edge is a leader's toward
 // another node; its messages tile its range, the first its own block or its node's ranks, each
 // at least 64 KiB or at most 1 KiB except an own block that goes first. Spikes splits edges into
-// the root; at b = 1000 its leaders' own blocks (4000 B) go ahead of the rest.
+// the root; at b = 1000 its leaders' own blocks (a spike, 20 000 B) go ahead of the rest.
 TEST(NodeParts, PaperSizedLayout) {
   const int root = 280;
   for (const int b : {1000, 10000}) {

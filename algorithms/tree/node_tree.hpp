@@ -61,8 +61,8 @@ struct RankRange {
 // 64 KiB on never slower and up to 1.1 % faster. A message of at most 1 KiB costs a latency and
 // next to no link time; allowing it lets a large own block go ahead of a few tiny ones. The
 // rule is for messages that share a busy link: an own block that goes first is exempt, since it
-// is there at the call's start and fills link time that would idle (Spikes b = 1000: its 4000 B
-// ahead of the rest, 707.6 -> 697.3 us; never slower on the six distributions at b >= 100).
+// is there at the call's start and fills link time that would idle (Spikes b = 1000: a spike's
+// 20000 B ahead of the rest, 707.6 -> 697.3 us; never slower on the six distributions at b >= 100).
 constexpr std::int64_t kMinNodePartBytes = 64 * 1024;
 constexpr std::int64_t kTinyPartBytes = 1024;
 
