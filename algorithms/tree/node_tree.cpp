@@ -112,12 +112,12 @@ std::vector<EdgePart> Layout(const Tree& tree, const NodeView& v,
                              const std::vector<RankRange>& ranges, std::int64_t min_part_bytes,
                              bool first_any_size) {
   std::vector<EdgePart> parts;
-  for (const RankRange& range : ranges) {
-    const std::int64_t bytes = RangeBytes(tree, range);
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    const std::int64_t bytes = RangeBytes(tree, ranges[k]);
     if (bytes == 0) continue;
-    const bool exempt = first_any_size && &range == &ranges.front();
+    const bool exempt = first_any_size && k == 0;
     if (!exempt && bytes < min_part_bytes && bytes > kTinyPartBytes) return {};
-    parts.push_back({range.lo, range.hi, bytes});
+    parts.push_back({ranges[k].lo, ranges[k].hi, bytes});
   }
   if (parts.size() < 2) return {};
   for (const ChildEdge& c : v.children) {
