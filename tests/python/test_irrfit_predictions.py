@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import LAUNCHERS, ROOT
+from conftest import LAUNCHERS, MPI_FLAVOURS, ROOT, rank_prefix
 
 IRRMODEL = ROOT / "build" / "openmpi" / "model" / "irrmodel"
 HEADER = "op,distribution,b,p,root,m,m_padded,rep,seconds,late,status"
@@ -26,7 +26,8 @@ def irrfit(flavour, np_, *args):
     if not binary.exists():
         pytest.fail(f"{binary} is not built: run scripts/build {flavour}")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    return subprocess.run(LAUNCHERS[flavour] + [str(np_), str(binary), *map(str, args)],
+    return subprocess.run(LAUNCHERS[flavour] + [str(np_)] + rank_prefix(flavour) +
+                          [str(binary), *map(str, args)],
                           capture_output=True, text=True, timeout=300, env=env)
 
 
@@ -55,7 +56,7 @@ def relative_fit(s, t):
     return intercept, slope
 
 
-@pytest.mark.parametrize("flavour", ["openmpi", "mpich"])
+@pytest.mark.parametrize("flavour", MPI_FLAVOURS)
 def test_irrfit_writes_a_fit_that_numpy_reproduces(flavour, tmp_path):
     out = tmp_path / "fit.txt"
     result = irrfit(flavour, 2, "--max-bytes", 65536, "--nrep", 10, "--out", out)
