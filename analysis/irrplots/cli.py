@@ -84,10 +84,20 @@ def make_figures(stats, groups, ops, facts):
     return made
 
 
-def png_data_uri(figure):
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110)
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+PNG_DPI = 110  # the plots' resolution, in the files and in report.html
+
+
+def png_data_uri(figure, png_path=None):
+    """The figure as a data URI: the PNG file irrplot wrote (the same bytes: one figure, one
+    dpi), else a fresh rendering."""
+    if png_path is not None:
+        with open(png_path, "rb") as f:
+            data = f.read()
+    else:
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", dpi=PNG_DPI)
+        data = buffer.getvalue()
+    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
 
 
 def main(argv=None):
@@ -114,15 +124,18 @@ def main(argv=None):
         for name in os.listdir(plot_dir):
             if name.startswith(PLOT_PREFIXES) and name.endswith((".png", ".svg")):
                 os.remove(os.path.join(plot_dir, name))
-        written = []
+        written, png_paths = [], {}
         for fig in made:
             for fmt in options.formats:
                 path = os.path.join(plot_dir, f"{fig.stem}.{fmt}")
-                fig.figure.savefig(path, format=fmt, dpi=110,
+                fig.figure.savefig(path, format=fmt, dpi=PNG_DPI,
                                    metadata={"Date": None} if fmt == "svg" else None)
                 written.append(path)
+                if fmt == "png":
+                    png_paths[fig.stem] = path
         if options.report:
-            embedded = [(fig.caption, png_data_uri(fig.figure)) for fig in made]
+            embedded = [(fig.caption, png_data_uri(fig.figure, png_paths.get(fig.stem)))
+                        for fig in made]
             path = os.path.join(out, "report.html")
             with open(path, "w", encoding="utf-8") as f:
                 f.write(render_html.document(result.groups, result.checks, result.skipped,
