@@ -149,6 +149,8 @@ def cluster(tmp_path_factory):
     assert leftover.stdout.strip() == "", "daemons survived the stop"
 
 
+@pytest.mark.slow  # minutes of sweeps on a SLURM cluster, both MPI builds
+@pytest.mark.xdist_group("slurm-cluster")  # one worker, one cluster (a module fixture)
 @pytest.mark.parametrize("library, launcher", [("openmpi", "srun --mpi=pmix"),
                                                ("mpich", "srun --mpi=pmi2")])
 def test_sweep_on_a_real_cluster(cluster, tmp_path, library, launcher):
@@ -197,6 +199,8 @@ def test_sweep_on_a_real_cluster(cluster, tmp_path, library, launcher):
                            "settings_MPI_Scatter.png", "settings_MPI_Scatterv.png"]
 
 
+@pytest.mark.slow  # a SLURM cluster
+@pytest.mark.xdist_group("slurm-cluster")
 def test_sweep_for_another_library_warns_in_log_and_metadata(cluster, tmp_path):
     """Intel MPI settings, but the job runs the Open MPI build."""
     bench = ROOT / "build" / "openmpi" / "harness" / "irrbench"

@@ -8,6 +8,10 @@ import pytest
 from conftest import ROOT
 from irrcsv import read
 
+# The SimGrid build (scripts/build smpi): not in scripts/test --quick. One worker runs the module,
+# so that its simulated runs (a module fixture) are made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("smpi")]
+
 SIMULATE = ROOT / "scripts" / "simulate"
 
 
