@@ -143,11 +143,23 @@ TEST(LargeCountSmall, PersistentMatchesNativeEveryRootAndStart) {
 constexpr MPI_Count kLargeCount = (MPI_Count{1} << 31) + 16;
 constexpr MPI_Count kSmallCount = 16;
 
-// A byte that depends on all bits of the position, so that a misplaced piece shows.
-unsigned char Pattern(int rank, std::int64_t k) {
-  return static_cast<unsigned char>((static_cast<std::uint64_t>(k) * 0x9E3779B97F4A7C15ULL +
-                                     static_cast<std::uint64_t>(rank) * 0xBF58476D1CE4E5B9ULL) >>
-                                    56);
+// Byte k of a rank's data: the top byte of k * A + rank * B (mod 2^64), which depends on all
+// bits of the position, so that a misplaced piece shows. Filled and checked by adding A per
+// byte instead of multiplying: the same bytes, twice as fast over the 2 GiB blocks.
+constexpr std::uint64_t kStep = 0x9E3779B97F4A7C15ULL;
+std::uint64_t PatternStart(int rank) {
+  return static_cast<std::uint64_t>(rank) * 0xBF58476D1CE4E5B9ULL;
+}
+void FillPattern(unsigned char* out, int rank, std::int64_t n) {
+  std::uint64_t x = PatternStart(rank);
+  for (std::int64_t k = 0; k < n; ++k, x += kStep) out[k] = static_cast<unsigned char>(x >> 56);
+}
+bool HasPattern(const unsigned char* in, int rank, std::int64_t n) {
+  std::uint64_t x = PatternStart(rank);
+  for (std::int64_t k = 0; k < n; ++k, x += kStep) {
+    if (in[k] != static_cast<unsigned char>(x >> 56)) return false;
+  }
+  return true;
 }
 
 std::unique_ptr<unsigned char[]> Bytes(std::int64_t n) {
@@ -169,7 +181,7 @@ class LargeCount : public ::testing::Test {
 
 TEST_F(LargeCount, GathervCountAboveIntMax) {
   auto send = Bytes(CountOf(rank_));
-  for (std::int64_t k = 0; k < CountOf(rank_); ++k) send[k] = Pattern(rank_, k);
+  FillPattern(send.get(), rank_, CountOf(rank_));
   auto recv = rank_ == 0 ? Bytes(total_) : Bytes(1);
   for (const Named& a : kAlgorithms) {
     if (rank_ == 0) std::fill_n(recv.get(), total_, 0);
@@ -178,14 +190,8 @@ TEST_F(LargeCount, GathervCountAboveIntMax) {
                              MPI_BYTE, 0, MPI_COMM_WORLD);
     const double seconds = MPI_Wtime() - start;
     bool ok = rc == MPI_SUCCESS;
-    for (int i = 0; ok && rank_ == 0 && i < 2; ++i) {
-      for (std::int64_t k = 0; k < counts_[i]; ++k) {
-        if (recv[displs_[i] + k] != Pattern(i, k)) {
-          ok = false;
-          break;
-        }
-      }
-    }
+    for (int i = 0; ok && rank_ == 0 && i < 2; ++i)
+      ok = HasPattern(&recv[displs_[i]], i, counts_[i]);
     if (rank_ == 0) std::printf("%s gather: %.1f s\n", a.name, seconds);
     EXPECT_TRUE(AllRanks(ok)) << a.name << " rank " << rank_ << " rc " << rc;
   }
@@ -194,7 +200,7 @@ TEST_F(LargeCount, GathervCountAboveIntMax) {
 TEST_F(LargeCount, ScattervCountAboveIntMax) {
   auto send = rank_ == 0 ? Bytes(total_) : Bytes(1);
   for (int i = 0; rank_ == 0 && i < 2; ++i) {
-    for (std::int64_t k = 0; k < counts_[i]; ++k) send[displs_[i] + k] = Pattern(i, k);
+    FillPattern(&send[displs_[i]], i, counts_[i]);
   }
   auto recv = Bytes(CountOf(rank_));
   for (const Named& a : kAlgorithms) {
@@ -204,7 +210,7 @@ TEST_F(LargeCount, ScattervCountAboveIntMax) {
                               MPI_BYTE, 0, MPI_COMM_WORLD);
     const double seconds = MPI_Wtime() - start;
     bool ok = rc == MPI_SUCCESS;
-    for (std::int64_t k = 0; ok && k < CountOf(rank_); ++k) ok = recv[k] == Pattern(rank_, k);
+    ok = ok && HasPattern(recv.get(), rank_, CountOf(rank_));
     if (rank_ == 0) std::printf("%s scatter: %.1f s\n", a.name, seconds);
     EXPECT_TRUE(AllRanks(ok)) << a.name << " rank " << rank_ << " rc " << rc;
   }
@@ -221,18 +227,13 @@ TEST_F(LargeCount, PersistentGathervCountAboveIntMax) {
                                   displs_, MPI_BYTE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
     ASSERT_TRUE(AllRanks(init_rc == MPI_SUCCESS)) << a.name << " init rc " << init_rc;
     for (int start = 0; start < 2; ++start) {
-      for (std::int64_t k = 0; k < CountOf(rank_); ++k) send[k] = Pattern(rank_ + 2 * start, k);
+      FillPattern(send.get(), rank_ + 2 * start, CountOf(rank_));
       if (rank_ == 0) std::fill_n(recv.get(), total_, 0);
       int rc = TUW_Start(&request);
       if (rc == MPI_SUCCESS) rc = TUW_Wait(&request, MPI_STATUS_IGNORE);
       bool ok = rc == MPI_SUCCESS;
       for (int i = 0; ok && rank_ == 0 && i < 2; ++i) {
-        for (std::int64_t k = 0; k < counts_[i]; ++k) {
-          if (recv[displs_[i] + k] != Pattern(i + 2 * start, k)) {
-            ok = false;
-            break;
-          }
-        }
+        ok = HasPattern(&recv[displs_[i]], i + 2 * start, counts_[i]);
       }
       EXPECT_TRUE(AllRanks(ok)) << a.name << " start " << start << " rank " << rank_ << " rc "
                                 << rc;
@@ -252,17 +253,13 @@ TEST_F(LargeCount, PersistentScattervCountAboveIntMax) {
     ASSERT_TRUE(AllRanks(init_rc == MPI_SUCCESS)) << a.name << " init rc " << init_rc;
     for (int start = 0; start < 2; ++start) {
       for (int i = 0; rank_ == 0 && i < 2; ++i) {
-        for (std::int64_t k = 0; k < counts_[i]; ++k) {
-          send[displs_[i] + k] = Pattern(i + 2 * start, k);
-        }
+        FillPattern(&send[displs_[i]], i + 2 * start, counts_[i]);
       }
       std::fill_n(recv.get(), CountOf(rank_), 0);
       int rc = TUW_Start(&request);
       if (rc == MPI_SUCCESS) rc = TUW_Wait(&request, MPI_STATUS_IGNORE);
       bool ok = rc == MPI_SUCCESS;
-      for (std::int64_t k = 0; ok && k < CountOf(rank_); ++k) {
-        ok = recv[k] == Pattern(rank_ + 2 * start, k);
-      }
+      ok = ok && HasPattern(recv.get(), rank_ + 2 * start, CountOf(rank_));
       EXPECT_TRUE(AllRanks(ok)) << a.name << " start " << start << " rank " << rank_ << " rc "
                                 << rc;
     }
