@@ -120,8 +120,9 @@ bool ReadRawFile(const std::string& path, RawFile* file, std::string* error) {
 }
 
 const std::vector<std::string>& MethodKeys() {
-  static const std::vector<std::string> keys = {"library", "p",    "root", "nrep",
-                                                "warmup",  "sync", "seed", "rho"};
+  // launch: a file holds one launch; --resume continues that launch, never another's.
+  static const std::vector<std::string> keys = {"library", "p",    "root", "nrep",  "warmup",
+                                                "sync",    "seed", "rho",  "launch"};
   return keys;
 }
 

@@ -203,6 +203,7 @@ int Main(int argc, char** argv) {
       {"sync", o.sync},
       {"seed", std::to_string(o.seed)},
       {"rho", Fixed(o.rho)},
+      {"launch", std::to_string(o.launch)},
   };
   ResultsFile out;
   std::string verdict;

@@ -27,6 +27,9 @@ ParseOutcome ParseOptions(int argc, char** argv, Options* o, std::string* output
   cli.Int("--warmup", &o->warmup, 0, 100000000, "untimed calls before them (default: 10)");
   cli.Int("--root", &o->root, 0, 100000000, "root rank, 0 <= R < p (default: floor(p/2))");
   cli.Int("--seed", &o->seed, 0, 1LL << 62, "seed of the random distributions (default: 1)");
+  cli.Int("--launch", &o->launch, 1, 1000000,
+          "which launch of the run this is, recorded as launch=N: irrcheck tests per-launch "
+          "statistics across launches (default: 1)");
   cli.Number("--rho", &o->rho, 1, true, "spikes factor / skewed count (default: 5)");
   cli.Choice("--sync", &o->sync, {"barrier", "window"}, "method",
              "barrier: MPI_Barrier before each repetition, time = slowest process's end - "

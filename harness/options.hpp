@@ -16,6 +16,7 @@ struct Options {
   long long warmup = 10;
   long long root = -1;  // -1: floor(p/2)
   long long seed = 1;
+  long long launch = 1;  // which launch of a run this is (each launch its own --out)
   double rho = 5.0;
   std::string sync = "barrier";
   std::string out;

@@ -50,7 +50,9 @@ std::string ResultsFile::Open(const std::string& path, bool resume, int nrep,
   if (!formats::PlanResume(path, nrep, &plan, &error)) return "--resume: " + error;
   for (const auto& key : formats::MethodKeys()) {
     const auto it = plan.file.meta.find(key);
-    const std::string theirs = it == plan.file.meta.end() ? "" : it->second;
+    // Files from before launches were recorded are launch 1.
+    const std::string missing = key == "launch" ? "1" : "";
+    const std::string theirs = it == plan.file.meta.end() ? missing : it->second;
     const std::string ours = method.count(key) ? method.at(key) : "";
     if (theirs != ours) {
       return "--resume: '" + path + "' was measured with " + key + "=" + theirs +

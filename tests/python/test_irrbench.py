@@ -88,6 +88,9 @@ def test_resume_refuses_other_method_and_existing_file(openmpi, tmp_path):
     assert r.returncode == 2 and "nrep=2" in r.stderr and "nrep=3" in r.stderr
     r = openmpi.run(3, *base, "--nrep", "2", "--resume")
     assert r.returncode == 2 and "p=2" in r.stderr
+    # a file is one launch: resuming it as another launch would mix two mpiruns in one sample
+    r = openmpi.run(2, *base, "--nrep", "2", "--resume", "--launch", "2")
+    assert r.returncode == 2 and "launch=1" in r.stderr and "launch=2" in r.stderr
     r = openmpi.run(2, *base, "--nrep", "2")
     assert r.returncode == 2 and "--resume" in r.stderr
 
@@ -103,6 +106,7 @@ BAD_INPUTS = [
     (["--root", "7"], "--root: 7 is not a rank", None),
     (["--sync", "clock"], "unknown method 'clock'", "barrier,window"),
     (["--rho", "1"], "--rho: '1'", None),
+    (["--launch", "0"], "--launch: '0'", None),
     (["--max-mem", "lots"], "--max-mem: 'lots'", None),
     (["--out", "/proc/forbidden/raw.csv"], "--out: cannot", None),
     (["--frobnicate"], "unknown option '--frobnicate'", None),
