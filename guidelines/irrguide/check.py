@@ -7,21 +7,26 @@
       the v-implementation is violating when slower than the measured right-hand side
       (irrbench's Guideline2_Gather); flagged in the v-implementation's column.
 
-A check compares one statistic (avg, min or median) with a relative slack: violated when
-lhs > (1 + slack) * rhs. Where both sides have repetitions, a one-sided Mann-Whitney U test
-(scipy) asks whether lhs's repetitions are stochastically larger than (1 + slack) times rhs's;
-a violation is significant only if it rejects at level alpha. A report makes many such tests
-(one per guideline, implementation, distribution and b), so by default Holm's step-down
-correction keeps the chance of any false alarm in the whole report below alpha. Summary-only
-input cannot be tested: its violations are reported as untested and count as confirmed.
-Simulated input (SMPI: deterministic) is compared exactly, by the medians, without a test."""
+A check compares one statistic (avg, min or median) of both sides. Its ratio lhs/rhs comes with
+an interval (ratio_test.py: the Hodges-Lehmann ratio, the Moses interval and the one-sided
+Mann-Whitney test that belong together). The unit of the test is the launch when both sides
+have at least two (each launch's own avg, min or median: one value per mpirun, Hunold &
+Carpen-Amarie 2016), otherwise the repetition (the verdict then ignores launch-to-launch
+variation: the report says so). A check is violated when the ratio exceeds 1 + slack; it is a
+confirmed violation (red) only when it is also significant at alpha after the report's
+multiple-testing correction (Benjamini-Hochberg by default: the expected share of false alarms
+among the red cells stays below alpha) and the ratio exceeds 1 + threshold, the practical
+threshold below which a difference is not worth a library developer's time (default 5 %, from
+A/A runs on real machines: tests/python/test_calibration.py). Summary-only input cannot be tested:
+its violations are reported as untested and count as confirmed. Simulated input (SMPI:
+deterministic) is compared exactly, by the medians, without a test."""
 import dataclasses
 import math
 
 import numpy as np
-from scipy import stats as scipy_stats
 
-from . import operations
+from . import operations, ratio_test
+from .stats import per_launch as stats_of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,32 +83,64 @@ class Check:
     stat: str
     lhs_op: str  # the side that must not be slower
     rhs_op: str
-    lhs: float  # µs
+    lhs: float  # µs: the statistic (several launches: the median of the launches' statistics)
     rhs: float
-    p_value: float  # NaN when not testable
-    violated: bool
-    significant: object  # True/False, or None when not testable (summary input)
-    p_adjusted: float = math.nan  # after a multiple-testing correction, if one was applied
-    exact: bool = False  # simulated input: decided by the medians, no test
+    unit: str  # "launch", "repetition", "exact" (simulated) or "untested" (summary input)
+    launches: tuple  # (lhs, rhs) launches; (0, 0) for summary input
+    ratio: float  # lhs / rhs; across launches the Hodges-Lehmann ratio of their statistics
+    threshold: float  # practical threshold: red only when ratio > 1 + threshold (tested units)
+    slack: float = 0.0
+    comparison: object = None  # ratio_test.Comparison when tested
+    p_value: float = math.nan
+    p_adjusted: float = math.nan
+    level: float = math.nan  # the one-sided level the test was decided at, after correction
+    ratio_low: float = math.nan  # the interval of the ratio at that level
+    ratio_high: float = math.nan
+    coverage: float = math.nan  # the interval's two-sided coverage
+    interval_corrected: bool = True  # False: too few units for the corrected level, at alpha
+    significant: object = None  # True/False, or None when not testable (summary input)
+
+    @property
+    def exact(self):
+        return self.unit == "exact"
 
     @property
     def test_key(self):
+        """The test of this check (one per statistic and comparison)."""
         return (self.group, self.family, self.guideline, self.lhs_op, self.rhs_op,
-                self.distribution, self.b)
+                self.distribution, self.b, self.stat)
 
     @property
-    def factor(self):
-        return self.lhs / self.rhs if self.rhs > 0 else math.inf
+    def violated(self):
+        return bool(self.ratio > 1.0 + self.slack)
+
+    @property
+    def practical(self):
+        """Large enough to matter: tested ratios beyond the threshold (exact and published
+        comparisons have no noise to allow for)."""
+        return self.unit in ("exact", "untested") or self.ratio > 1.0 + self.threshold
 
     @property
     def confirmed(self):
-        """A violation that stands: significant, or untestable (published summaries)."""
-        return self.violated and self.significant is not False
+        """A violation that stands: significant (or untestable published summaries) and beyond
+        the practical threshold."""
+        return self.violated and self.significant is not False and self.practical
 
     @property
     def flagged_op(self):
         """The table column the violation is marked in (the left-hand side in both guidelines)."""
         return self.lhs_op
+
+    def decide(self, p_adjusted, level, alpha):
+        """The outcome of the test: significant when the adjusted p-value is at most alpha; the
+        interval at `level` (alpha after the report's correction; with bh and none its lower end
+        lies above 1 + slack exactly when the check is significant)."""
+        self.p_adjusted, self.level = p_adjusted, level
+        self.ratio_low, self.ratio_high, self.coverage = self.comparison.interval(level)
+        if not self.comparison.testable(level):  # e.g. 4 launches a side: none at alpha / m
+            self.interval_corrected = False
+            self.ratio_low, self.ratio_high, self.coverage = self.comparison.interval(alpha)
+        self.significant = bool(p_adjusted <= alpha)
 
 
 @dataclasses.dataclass
@@ -112,23 +149,7 @@ class Outcome:
     skipped: list  # notes on guidelines that could not be checked, naming what is missing
 
 
-def _test(lhs_samples, rhs_samples, slack, alpha, exact=False):
-    if lhs_samples is None or rhs_samples is None or not len(lhs_samples) or \
-            not len(rhs_samples):
-        return math.nan, None
-    if exact:
-        # Simulated input (SMPI: deterministic, the same times on every run) has no noise to
-        # test against: the medians decide, reported as p = 0 (violated) or 1 (not).
-        exceeds = bool(np.median(lhs_samples) > (1.0 + slack) * np.median(rhs_samples))
-        return (0.0 if exceeds else 1.0), exceeds
-    if len(lhs_samples) < 2 or len(rhs_samples) < 2:
-        return math.nan, None
-    result = scipy_stats.mannwhitneyu(lhs_samples, rhs_samples * (1.0 + slack),
-                                      alternative="greater")
-    return float(result.pvalue), bool(result.pvalue < alpha)
-
-
-def check_group(group, table, samples, stats, slack, alpha, exact=False):
+def check_group(group, table, samples, stats, slack, threshold, exact=False):
     """Runs every guideline check possible on one group's statistics (indexed by op,
     distribution, b); exact: the group's data is simulated (deterministic), no test."""
     checks, skipped = [], []
@@ -140,7 +161,8 @@ def check_group(group, table, samples, stats, slack, alpha, exact=False):
         present = [op for op in family.irregular if op in ops]
         if ({family.regular, family.padded} | set(family.irregular)) & ops:
             pairs += _guideline_1_and_2_pairs(family, table, ops, present, skipped)
-        checks += _compare(group, family.name, table, samples, stats, slack, alpha, exact, pairs)
+        checks += _compare(group, family.name, table, samples, stats, slack, threshold, exact,
+                           pairs)
     return Outcome(checks, skipped)
 
 
@@ -169,7 +191,7 @@ def _guideline_1_and_2_pairs(family, table, ops, present, skipped):
     return pairs
 
 
-def _compare(group, family, table, samples, stats, slack, alpha, exact, pairs):
+def _compare(group, family, table, samples, stats, slack, threshold, exact, pairs):
     """One Check per pair and statistic where both sides were measured."""
     checks = []
     for guideline, lhs_op, rhs_op, distribution, b in pairs:
@@ -178,35 +200,54 @@ def _compare(group, family, table, samples, stats, slack, alpha, exact, pairs):
             continue  # one side not measured for this case: nothing to compare
         lhs_row = table.loc[(lhs_op, distribution, b)]
         rhs_row = table.loc[(rhs_op, distribution, b)]
-        p_value, significant = _test(samples.get((group, lhs_op, distribution, b)),
-                                     samples.get((group, rhs_op, distribution, b)), slack, alpha,
-                                     exact)
+        lhs_launches = samples.get((group, lhs_op, distribution, b))
+        rhs_launches = samples.get((group, rhs_op, distribution, b))
+        tested = lhs_launches is not None and rhs_launches is not None
+        launches = (len(lhs_launches), len(rhs_launches)) if tested else (0, 0)
+        by_launch = tested and min(launches) >= 2 and not exact
         for stat in stats:
-            lhs, rhs = lhs_row[stat], rhs_row[stat]
+            lhs, rhs = float(lhs_row[stat]), float(rhs_row[stat])
             if not (math.isfinite(lhs) and math.isfinite(rhs)):
                 continue  # e.g. median of summary-only input
-            violated = bool(lhs > (1.0 + slack) * rhs)
-            checks.append(Check(group, family, guideline, distribution, int(b), stat, lhs_op,
-                                rhs_op, float(lhs), float(rhs), p_value, violated, significant,
-                                exact=exact))
+            check = Check(group, family, guideline, distribution, int(b), stat, lhs_op, rhs_op,
+                          lhs, rhs, "untested", launches, lhs / rhs if rhs > 0 else math.inf,
+                          threshold, slack)
+            if exact and tested:
+                # Simulated input (SMPI: deterministic, the same times on every run) has no
+                # noise to test against: the medians decide, reported as p = 0 or 1.
+                exceeds = bool(np.median(np.concatenate(lhs_launches)) >
+                               (1.0 + slack) * np.median(np.concatenate(rhs_launches)))
+                check.unit, check.significant = "exact", exceeds
+                check.p_value = check.p_adjusted = 0.0 if exceeds else 1.0
+            elif by_launch:
+                check.unit = "launch"
+                check.comparison = ratio_test.compare(stats_of(lhs_launches, stat),
+                                                      stats_of(rhs_launches, stat), slack,
+                                                      "launch")
+            elif tested:
+                check.unit = "repetition"
+                check.comparison = ratio_test.bootstrap(np.concatenate(lhs_launches),
+                                                        np.concatenate(rhs_launches), stat,
+                                                        slack)
+            if check.comparison is not None:
+                check.p_value = check.comparison.p_value
+                check.ratio = check.comparison.ratio
+            elif check.unit in ("launch", "repetition"):
+                check.significant = False  # a time of 0: nothing to test on a log scale
+            checks.append(check)
     return checks
 
 
-def correct_holm(checks, alpha):
-    """Holm's step-down procedure over the distinct tests (the statistics of one comparison share
-    its test), as adjusted p-values: the k-th smallest of n becomes max over j <= k of
-    min(1, (n - j + 1) p_j), and a test rejects when that is <= alpha. Controls the family-wise
-    error rate for any dependence between the tests."""
+def correct(checks, alpha, method):
+    """Decides every tested check at alpha after the multiple-testing correction over the
+    report's distinct tests (ratio_test.adjusted_levels: bh, holm or none). Returns the number
+    of distinct tests."""
     tests = {}
     for c in checks:
-        if c.significant is not None:
+        if c.comparison is not None:
             tests.setdefault(c.test_key, c.p_value)
-    adjusted, running, n = {}, 0.0, len(tests)
-    for k, (key, p_value) in enumerate(sorted(tests.items(), key=lambda kv: kv[1])):
-        running = max(running, min(1.0, (n - k) * p_value))
-        adjusted[key] = running
+    decided = ratio_test.adjusted_levels(tests, alpha, method)
     for c in checks:
-        if c.significant is not None:
-            c.p_adjusted = adjusted[c.test_key]
-            c.significant = c.p_adjusted <= alpha
-    return n
+        if c.comparison is not None:
+            c.decide(*decided[c.test_key], alpha)
+    return len(tests)

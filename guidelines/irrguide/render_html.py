@@ -30,8 +30,10 @@ LEGEND = ("<p class=\"legend\"><span class=\"violation\">Red bold</span>: the ti
           "the MPI_Gatherv/TUW_Gatherv (scatter: &hellip;v) column, and Guideline (3) for "
           "persistent operations <code>X_init &#x2AAF; X</code> and <code>MPI_Gatherv_init "
           "&#x2AAF; TUW_Gatherv_init</code> in the &hellip;_init column. "
-          "<span class=\"unconfirmed\">Italic</span>: that statistic violates it, but a one-sided "
-          "Mann&ndash;Whitney test on the repetitions does not find the difference significant. "
+          "<span class=\"unconfirmed\">Italic</span>: that statistic violates it, but the "
+          "violation is not significant (one-sided Mann&ndash;Whitney test of the launches' "
+          "statistics; within one launch a bootstrap of its repetitions) or its ratio is within "
+          "the practical threshold. "
           "Hover over a flagged cell for the comparison. Times in &micro;s.</p>")
 
 

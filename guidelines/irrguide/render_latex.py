@@ -53,8 +53,8 @@ def document(groups, summary):
                        "the performance guidelines, Guideline (1) in the MPI_"
                        f"{t.family.capitalize()} column, Guideline (2) in the v-columns, "
                        "Guideline (3) in the persistent _init columns; "
-                       "italics with ? mark a violation by that statistic that the repetitions "
-                       "do not show significantly.")
+                       "italics with ? mark a violation by that statistic that is not "
+                       "significant or within the practical threshold.")
             parts.append(table(t, caption))
     parts += [escape(summary), r"\end{document}"]
     return "\n".join(parts) + "\n"

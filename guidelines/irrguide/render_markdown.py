@@ -4,10 +4,11 @@ from .table import column_title, distribution_title, format_time
 
 MARKDOWN_LEGEND = ("**bold**: violates a guideline (Guideline (1) in the MPI_Gather/MPI_Scatter "
                    "columns, (2) in the v-columns, (3) in the persistent *_init columns); `?`: "
-                   "violated by that statistic, but the "
-                   "repetitions do not show it significantly. Times in µs.")
+                   "violated by that statistic, but not significantly or within the practical "
+                   "threshold. Times in µs.")
 
-SOURCE_KEYS = ("library", "p", "nodes", "hostname", "start_time", "nrep", "sync", "git_commit")
+SOURCE_KEYS = ("library", "p", "nodes", "hostname", "launch", "start_time", "nrep", "sync",
+               "git_commit")
 
 
 def markdown(table, with_group=False):

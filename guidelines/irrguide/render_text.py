@@ -5,8 +5,8 @@ RED_BOLD, YELLOW, RESET = "\033[1;31m", "\033[33m", "\033[0m"
 
 TERMINAL_LEGEND = ("{v} violates a guideline (Guideline (1) in the MPI_Gather/MPI_Scatter "
                    "columns, (2) in the v-columns, (3) in the persistent *_init columns); {u} "
-                   "violated by that statistic, but the "
-                   "repetitions do not show it significantly")
+                   "violated by that statistic, but not significantly or within the practical "
+                   "threshold")
 def table_title(table, with_group):
     title = f"{table.family.capitalize()} (times in µs)"
     return f"{title}, {table.group}" if with_group else title

@@ -61,10 +61,10 @@ class Table:
 
 
 def describe(check):
-    """One sentence for a check: the two times and the factor."""
+    """One sentence for a check: the two times and the ratio with its interval."""
     lhs, rhs = display_name(check.lhs_op), display_name(check.rhs_op)
     return (f"Guideline ({check.guideline}), {check.stat}: {lhs} {check.lhs:.2f} µs vs {rhs} "
-            f"{check.rhs:.2f} µs: {lhs} is {check.factor:.3g}× slower than {rhs}")
+            f"{check.rhs:.2f} µs: {ratio_text(check)}")
 
 
 def build_tables(group, table, checks, stats, with_baselines=False):
@@ -104,6 +104,23 @@ def build_tables(group, table, checks, stats, with_baselines=False):
             previous = distribution
         tables.append(Table(group, family.name, ops, list(stats), rows))
     return tables
+
+
+def format_ratio(ratio):
+    """Enough digits that a 0.2 % difference never reads as "1×"."""
+    if not math.isfinite(ratio):
+        return "∞"
+    return f"{ratio:.3f}" if ratio < 10 else f"{ratio:.2f}" if ratio < 1000 else f"{ratio:.0f}"
+
+
+def ratio_text(check):
+    """ratio 1.832 (90 % interval 1.610–2.071), or just the ratio where there is no interval."""
+    text = f"ratio {format_ratio(check.ratio)}"
+    if math.isfinite(check.coverage) and check.ratio_low > 0 and math.isfinite(check.ratio_high):
+        text += (f" ({100 * check.coverage:.0f} % interval {format_ratio(check.ratio_low)}–"
+                 f"{format_ratio(check.ratio_high)}"
+                 f"{'' if check.interval_corrected else ', before the correction'})")
+    return text
 
 
 def format_time(value):

@@ -6,22 +6,29 @@ import json
 import math
 
 COLUMNS = ("group", "guideline", "family", "distribution", "b", "statistic", "lhs_op", "lhs_us",
-           "rhs_op", "rhs_us", "factor", "p_value", "p_adjusted", "verdict")
+           "rhs_op", "rhs_us", "unit", "launches_lhs", "launches_rhs", "ratio", "ratio_low",
+           "ratio_high", "interval_coverage", "interval_corrected", "p_value", "p_adjusted", "threshold", "verdict")
 
 
 def verdict(check):
-    """violation (significant, exact or untested), not_significant, or ok."""
+    """violation (significant beyond the threshold, exact or untested), below_threshold
+    (significant, but within the practical threshold), not_significant, or ok."""
     if not check.violated:
         return "ok"
-    return "violation" if check.confirmed else "not_significant"
+    if check.confirmed:
+        return "violation"
+    return "below_threshold" if check.significant else "not_significant"
 
 
 def rows(checks):
     def number(x):
         return None if x is None or not math.isfinite(x) else float(x)
     return [dict(zip(COLUMNS, (c.group, c.guideline, c.family, c.distribution, c.b, c.stat,
-                               c.lhs_op, number(c.lhs), c.rhs_op, number(c.rhs),
-                               number(c.factor), number(c.p_value), number(c.p_adjusted),
+                               c.lhs_op, number(c.lhs), c.rhs_op, number(c.rhs), c.unit,
+                               c.launches[0], c.launches[1], number(c.ratio),
+                               number(c.ratio_low), number(c.ratio_high), number(c.coverage),
+                               c.interval_corrected if c.comparison is not None else None,
+                               number(c.p_value), number(c.p_adjusted), c.threshold,
                                verdict(c))))
             for c in checks]
 

@@ -22,7 +22,7 @@ def test_slower_persistent_op_violates_guideline_3(tmp_path):
     assert pairs == {("TUW_Gatherv_init", "TUW_Gatherv"), ("MPI_Gatherv_init", "MPI_Gatherv"),
                      ("MPI_Gatherv_init", "TUW_Gatherv_init")}
     slow = [c for c in third if c.lhs_op == "TUW_Gatherv_init" and c.rhs_op == "TUW_Gatherv"]
-    assert slow and all(c.violated and c.significant and 1.6 < c.factor < 2.5 for c in slow)
+    assert slow and all(c.violated and c.significant and 1.6 < c.ratio < 2.5 for c in slow)
     assert not [c for c in third if c.lhs_op == "MPI_Gatherv_init" and c.violated]
     # Flagged in the persistent column of the gather table.
     _, _, tables = groups[0]

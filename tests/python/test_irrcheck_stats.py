@@ -55,13 +55,13 @@ def test_twice_slower_gatherv_is_significant(tmp_path):
     slow = [c for c in checks if c.lhs_op == "MPI_Gatherv"]
     assert {c.stat for c in slow} == {"avg", "min"}
     for c in slow:
-        assert c.violated and c.significant and c.p_value < 1e-10
-        assert 1.6 < c.factor < 2.5
+        assert c.violated and c.significant and c.p_value <= 1 / 4000  # bootstrap's smallest
+        assert 1.6 < c.ratio < 2.5
     assert not [c for c in checks if c.lhs_op == "TUW_Gatherv" and c.violated]
     result = run(path, "--format", "report", "--fail-on-violation")
     assert result.returncode == 1
-    assert "MPI_Gatherv is" in result.stdout and "significant, Mann-Whitney" in result.stdout
-    assert "2 violations in 4 checks (2 significant)" in result.stdout
+    assert "MPI_Gatherv" in result.stdout and "significant; repetitions of one launch" in result.stdout
+    assert "2 violations in 4 checks (2 significant beyond the threshold)" in result.stdout
 
 
 def test_avg_and_min_decide_differently_and_are_reported_per_statistic(tmp_path):
@@ -87,11 +87,16 @@ def test_slack_applies_to_the_test_too(tmp_path):
     path = write_raw(tmp_path / "ten_percent.csv", {
         ("Guideline2_Gather", "random", 1): base,
         ("MPI_Gatherv", "random", 1): base * 1.10 * r.uniform(0.999, 1.001, 75)})
-    _, checks, _, _, _ = analyse(path, "--slack", "0")
-    assert all(c.violated and c.significant for c in checks)
-    _, checks, _, _, _ = analyse(path, "--slack", "0.2")
+    # The median and the minimum are 1.1x apart beyond doubt; the average of heavy-tailed
+    # repetitions (5 % outliers of 2-6x) is not: its bootstrap interval reaches below 1.
+    _, checks, _, _, _ = analyse(path, "--slack", "0", "--stat", "avg,min,median")
+    decided = {c.stat: c for c in checks}
+    assert decided["median"].significant and decided["min"].significant
+    assert decided["avg"].violated and not decided["avg"].significant
+    assert decided["avg"].ratio_low < 1 < decided["avg"].ratio_high
+    _, checks, _, _, _ = analyse(path, "--slack", "0.2", "--stat", "avg,min,median")
     assert not any(c.violated for c in checks)
-    assert all(c.p_value > 0.5 for c in checks)  # 1.1x is not stochastically above 1.2x
+    assert all(c.p_value > 0.5 for c in checks)  # 1.1x is not above 1.2x
 
 
 def test_stats_csv_has_every_statistic(tmp_path):

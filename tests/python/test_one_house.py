@@ -129,8 +129,11 @@ def test_checks_csv_and_json_say_the_same(tmp_path):
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(tmp_path / "checks.csv")
     assert list(table.columns) == ["group", "guideline", "family", "distribution", "b",
-                                   "statistic", "lhs_op", "lhs_us", "rhs_op", "rhs_us", "factor",
-                                   "p_value", "p_adjusted", "verdict"]
+                                   "statistic", "lhs_op", "lhs_us", "rhs_op", "rhs_us", "unit",
+                                   "launches_lhs", "launches_rhs", "ratio", "ratio_low",
+                                   "ratio_high", "interval_coverage", "interval_corrected",
+                                   "p_value", "p_adjusted",
+                                   "threshold", "verdict"]
     as_json = irrcheck(raw, "--format", "json")
     assert as_json.returncode == 0
     data = json.loads(as_json.stdout)
@@ -141,7 +144,8 @@ def test_checks_csv_and_json_say_the_same(tmp_path):
     # MPI_Gatherv is twice the padded gather: Guideline (2) violated, significantly, everywhere
     g2 = table[(table["guideline"] == 2) & (table["lhs_op"] == "MPI_Gatherv")]
     assert len(g2) == 4 and set(g2["verdict"]) == {"violation"}
-    assert (g2["factor"] > 1.4).all()
+    assert (g2["ratio"] > 1.4).all() and (g2["ratio_low"] > 1).all()
+    assert (g2["threshold"] == 0.05).all() and set(g2["unit"]) == {"repetition"}
     tuw = table[(table["guideline"] == 2) & (table["lhs_op"] == "TUW_Gatherv")]
     assert set(tuw["verdict"]) == {"ok"}
     violations = [line for line in (tmp_path / "violations.txt").read_text().splitlines()
