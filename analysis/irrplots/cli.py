@@ -9,7 +9,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from irrguide import UserError, operations, render_html
+from irrguide import UserError, layout, operations, render_html
 from irrguide.version import add_version
 
 from . import figures, inputs
@@ -63,12 +63,13 @@ def output_directory(options):
 
 
 def model_figures(files, facts):
-    """Measured / predicted for each run that has irrmodel's model.tsv beside its raw.csv."""
+    """Measured / predicted for each run that has irrmodel's model.tsv (beside its raw.csv, or
+    above its launch-K/ directories)."""
     made = []
-    for path in files:
-        model_path = os.path.join(os.path.dirname(path), "model.tsv")
+    for run_dir in dict.fromkeys(layout.run_directory(path) for path in files):
+        model_path = os.path.join(run_dir, "model.tsv")
         if os.path.exists(model_path):
-            label = os.path.basename(os.path.dirname(os.path.abspath(path)))
+            label = os.path.basename(run_dir)
             made += figures.model_ratio(pd.read_csv(model_path, sep="\t"), label, facts)
     return made
 

@@ -159,7 +159,7 @@ def test_sweep_on_a_real_cluster(cluster, tmp_path, library, launcher):
         pytest.fail(f"{bench} is not built: run scripts/build {library}")
     result = sweep("--library", library, "--nodes", 1, "--tasks-per-node", 2, "--launcher",
                    launcher, "--bench-args", SMALL, "--results", tmp_path, "--run", "sweep",
-                   "--time", "00:10:00", "--wait", env=cluster)
+                   "--launches", 1, "--time", "00:10:00", "--wait", env=cluster)
     run = tmp_path / "sweep"
     logs = "\n".join(p.read_text() for p in sorted(run.glob("slurm-*.out")))
     assert result.returncode == 0, result.stderr + logs
@@ -202,17 +202,22 @@ def test_sweep_on_a_real_cluster(cluster, tmp_path, library, launcher):
 @pytest.mark.slow  # a SLURM cluster
 @pytest.mark.xdist_group("slurm-cluster")
 def test_sweep_for_another_library_warns_in_log_and_metadata(cluster, tmp_path):
-    """Intel MPI settings, but the job runs the Open MPI build."""
+    """Intel MPI settings, but the job runs the Open MPI build; two launches, each its own
+    srun and file."""
     bench = ROOT / "build" / "openmpi" / "harness" / "irrbench"
     result = sweep("--library", "intel", "--settings", "gatherv=3", "--nodes", 1,
                    "--tasks-per-node", 2, "--launcher", "srun --mpi=pmix", "--bench", bench,
                    "--bench-args", "--ops MPI_Gatherv --dists same --b 1 --nrep 3",
                    "--no-report-job", "--results", tmp_path, "--run", "mismatch", "--wait",
-                   env=cluster)
+                   "--launches", 2, env=cluster)
     assert result.returncode == 0, result.stderr
     log = next((tmp_path / "mismatch").glob("slurm-*.out")).read_text()
     assert "irrbench: WARNING: the job's settings are for Intel MPI but irrbench runs on " \
            "Open MPI" in log
-    meta, _ = read(tmp_path / "mismatch" / "intel_gatherv-3_n1x2" / "raw.csv")
-    assert meta["warning"].startswith("the job's settings are for Intel MPI")
-    assert meta["env.I_MPI_ADJUST_GATHERV"] == "3"
+    for launch in (1, 2):
+        job = tmp_path / "mismatch" / "intel_gatherv-3_n1x2"
+        meta, rows = read(job / f"launch-{launch}" / "raw.csv")
+        assert meta["warning"].startswith("the job's settings are for Intel MPI")
+        assert meta["env.I_MPI_ADJUST_GATHERV"] == "3" and meta["launch"] == str(launch)
+        assert len(rows) == 3
+    assert not (job / "raw.csv").exists()

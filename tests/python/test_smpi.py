@@ -91,20 +91,23 @@ def test_the_same_experiment_gives_identical_times(small_runs):
 
 def test_the_waitany_fix_changes_no_simulated_time(small_runs, tmp_path):
     """--waitany-fix (harness/smpi/waitany_fix.cpp) only removes wall time from SimGrid's
-    waitall: every simulated time of the small experiment equals the unpatched SimGrid's."""
+    waitall: every simulated time of the small experiment equals the unpatched SimGrid's, in
+    each of two launches (--launches 2: launch-K/raw.csv; the simulation is deterministic)."""
     fix = ROOT / "build" / "smpi-waitany-fix" / "libsmpi_waitany_fix.so"
     if not fix.exists():
         pytest.fail("the waitany fix is not built: run scripts/build-smpi-waitany-fix")
     fixed = simulate("--experiment", "small", "--out", tmp_path, "--no-model", "--no-report",
-                     "--waitany-fix")
+                     "--waitany-fix", "--launches", 2)
     assert fixed.returncode == 0, fixed.stderr
     run = tmp_path / "default"
     assert f"LD_PRELOAD={fix}" in (run / "simulation.txt").read_text()
     key = lambda r: (r["op"], r["distribution"], r["b"], r["rep"])  # noqa: E731
     _, plain = read(small_runs[1] / "raw.csv")
-    _, patched = read(run / "raw.csv")
-    assert len(plain) == 240
-    assert {key(r): r["seconds"] for r in patched} == {key(r): r["seconds"] for r in plain}
+    assert len(plain) == 240 and not (run / "raw.csv").exists()
+    for launch in (1, 2):
+        meta, patched = read(run / f"launch-{launch}" / "raw.csv")
+        assert meta["launch"] == str(launch)
+        assert {key(r): r["seconds"] for r in patched} == {key(r): r["seconds"] for r in plain}
 
 
 def test_tuw_gatherv_beats_the_linear_gatherv_at_b_1(small_runs):
