@@ -45,6 +45,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: needs the MPICH or SimGrid build, a SLURM cluster, or more than a few "
         "seconds; scripts/test --quick leaves it out (-m 'not slow')")
+    config.addinivalue_line(
+        "markers", "calibration: measures this machine's noise; scripts/test runs it alone "
+        "(-m calibration) before the other tests run side by side (-m 'not calibration')")
 
 
 # MPICH's cases are slow for the quick loop, which builds Open MPI only.
