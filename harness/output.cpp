@@ -13,8 +13,10 @@
 namespace irr::bench {
 namespace {
 
+// Every directory of `path` up to its last '/': "a/b/" makes a and a/b ("/x/" makes /x).
 bool MakeDirs(const std::string& path) {
-  for (std::size_t pos = 1; pos != std::string::npos; pos = path.find('/', pos + 1)) {
+  for (std::size_t pos = path.find('/', 1); pos != std::string::npos;
+       pos = path.find('/', pos + 1)) {
     const std::string part = path.substr(0, pos);
     if (!part.empty() && mkdir(part.c_str(), 0755) != 0 && errno != EEXIST) return false;
   }

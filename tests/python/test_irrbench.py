@@ -190,3 +190,16 @@ def test_persistent_ops_validated_and_timed(mpi, tmp_path):
     assert set(op for op, _, _ in per_case) == set(ops)
     assert set(per_case.values()) == {2}
     assert all(row["status"] == "ok" and float(row["seconds"]) > 0 for row in rows)
+
+
+def test_relative_out_makes_exactly_its_directories(openmpi, tmp_path):
+    """--out a/b/raw.csv relative to the working directory creates a and a/b, nothing else
+    (a stray one-letter directory was made before)."""
+    command = openmpi.command(2, "--ops", "MPI_Gatherv", "--dists", "same", "--b", "1",
+                              "--nrep", "2", "--warmup", "0", "--out", "run/launch-1/raw.csv")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+                                   OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
+    assert (tmp_path / "run" / "launch-1" / "raw.csv").exists()
