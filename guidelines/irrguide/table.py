@@ -117,7 +117,7 @@ def ratio_text(check):
     """ratio 1.832 (90 % interval 1.610–2.071), or just the ratio where there is no interval."""
     text = f"ratio {format_ratio(check.ratio)}"
     if math.isfinite(check.coverage) and check.ratio_low > 0 and math.isfinite(check.ratio_high):
-        text += (f" ({100 * check.coverage:.0f} % interval {format_ratio(check.ratio_low)}–"
+        text += (f" ({100 * check.coverage:.4g} % interval {format_ratio(check.ratio_low)}–"
                  f"{format_ratio(check.ratio_high)}"
                  f"{'' if check.interval_corrected else ', before the correction'})")
     return text
