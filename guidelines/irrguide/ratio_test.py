@@ -128,6 +128,20 @@ class BootstrapComparison:
         return len(self.resampled) > 0 and level >= 1.0 / (len(self.resampled) + 1)
 
 
+@functools.lru_cache(maxsize=16)
+def _resample_indices(n, side):
+    """Fixed (the same report every time), and independent for the two sides of a comparison."""
+    return np.random.default_rng((20170925, n, side)).integers(0, n, (BOOTSTRAP_RESAMPLES, n))
+
+
+@functools.lru_cache(maxsize=1024)
+def _resampled(values_bytes, stat, side):
+    """The statistic of every bootstrap resample of one sample (a sample is compared several
+    times in a report: resampled once)."""
+    values = np.frombuffer(values_bytes)
+    return STATISTIC[stat](values[_resample_indices(len(values), side)], axis=1)
+
+
 def bootstrap(lhs_values, rhs_values, stat, slack):
     """BootstrapComparison of one statistic of two samples of repetitions; None when a side is
     empty or its statistic is not positive."""
@@ -139,9 +153,8 @@ def bootstrap(lhs_values, rhs_values, stat, slack):
     if min(len(lhs), len(rhs)) < BOOTSTRAP_MIN_REPETITIONS:
         return BootstrapComparison("repetition", len(lhs), len(rhs),
                                    float(function(lhs) / function(rhs)), np.array([]), 1.0)
-    rng = np.random.default_rng(20170925)  # fixed: a report does not change between renderings
-    lhs_stats = function(lhs[rng.integers(0, len(lhs), (BOOTSTRAP_RESAMPLES, len(lhs)))], axis=1)
-    rhs_stats = function(rhs[rng.integers(0, len(rhs), (BOOTSTRAP_RESAMPLES, len(rhs)))], axis=1)
+    lhs_stats = _resampled(lhs.tobytes(), stat, 0)
+    rhs_stats = _resampled(rhs.tobytes(), stat, 1)
     with np.errstate(divide="ignore"):
         resampled = np.sort(lhs_stats / rhs_stats)
     at_most = int(np.searchsorted(resampled, 1.0 + slack, side="right"))
