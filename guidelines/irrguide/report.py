@@ -70,7 +70,8 @@ def summary_line(checks, skipped, options):
     untested = [c for c in violated if c.significant is None]
     exact = [c for c in confirmed if c.exact]
     small = [c for c in violated if c.significant and not c.practical]
-    parts = [f"{len(violated)} violation{'s' if len(violated) != 1 else ''} in {len(checks)} checks"]
+    plural = "s" if len(violated) != 1 else ""
+    parts = [f"{len(violated)} violation{plural} in {len(checks)} checks"]
     tested = len(confirmed) - len(untested) - len(exact)
     detail = [f"{tested} significant beyond the threshold"] if tested else []
     if exact:

@@ -85,7 +85,8 @@ def summarize(reps, summaries, notes):
                             f"{', '.join(sorted(set(rows['source'])))}; expected one per case")
         row = rows.iloc[0]
         records.append(dict(zip(CASE, key), p=row["p"], m=row["m"], m_padded=row["m_padded"],
-                            launches=math.nan, n=math.nan, avg=float(row["avg_us"]), min=float(row["min_us"]),
+                            launches=math.nan, n=math.nan, avg=float(row["avg_us"]),
+                            min=float(row["min_us"]),
                             median=math.nan, median_ci_low=math.nan, median_ci_high=math.nan,
                             late=0))
     table = pd.DataFrame.from_records(records, columns=CASE + STAT_COLUMNS).set_index(CASE)

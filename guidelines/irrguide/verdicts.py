@@ -7,7 +7,8 @@ import math
 
 COLUMNS = ("group", "guideline", "family", "distribution", "b", "statistic", "lhs_op", "lhs_us",
            "rhs_op", "rhs_us", "unit", "launches_lhs", "launches_rhs", "ratio", "ratio_low",
-           "ratio_high", "interval_coverage", "interval_corrected", "p_value", "p_adjusted", "threshold", "verdict")
+           "ratio_high", "interval_coverage", "interval_corrected", "p_value", "p_adjusted",
+           "threshold", "verdict")
 
 
 def verdict(check):

@@ -9,7 +9,8 @@ from irrguide import analysis
 
 # Which launch goes to which side: fixed in advance, never chosen from the data. Time-ordered
 # halves expose drift between early and late launches, interleaved halves do not.
-SPLITS = {"first-vs-last": ((1, 2, 3, 4), (5, 6, 7, 8)), "last-vs-first": ((5, 6, 7, 8), (1, 2, 3, 4)),
+SPLITS = {"first-vs-last": ((1, 2, 3, 4), (5, 6, 7, 8)),
+          "last-vs-first": ((5, 6, 7, 8), (1, 2, 3, 4)),
           "odd-vs-even": ((1, 3, 5, 7), (2, 4, 6, 8)), "even-vs-odd": ((2, 4, 6, 8), (1, 3, 5, 7))}
 # Both sides are the same operation: its rows become the regular operation on the left side.
 AS_REGULAR = {"gather": "MPI_Gather", "scatter": "MPI_Scatter"}

@@ -33,7 +33,8 @@ def measure(library, directory):
     for launch in range(1, 9):
         out = directory / library / f"launch-{launch}" / "raw.csv"
         done = subprocess.run(
-            [str(ROOT / "scripts" / "launch"), library, "4", str(binary), "--ops", "MPI_Gatherv,TUW_Gatherv,MPI_Scatterv,TUW_Scatterv",
+            [str(ROOT / "scripts" / "launch"), library, "4", str(binary),
+             "--ops", "MPI_Gatherv,TUW_Gatherv,MPI_Scatterv,TUW_Scatterv",
              "--dists", "same", "--b", "1,10,100,1000", "--launch", str(launch), "--out",
              str(out)], capture_output=True, text=True, timeout=300, cwd=ROOT,
             env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
