@@ -205,7 +205,7 @@ def analyse(files, settings=None, group_by=(), require_checks=True):
     if ignored:
         notes.append(f"not part of the guidelines, not shown: {', '.join(ignored)}")
     _assign_groups(measurements, keys)
-    stats, samples = summarize(measurements.reps, measurements.summaries, notes)
+    stats, samples = summarize(measurements.reps, measurements.summaries)
     stats = stats[stats.index.get_level_values("op").isin(known_ops())]
     if stats.empty:
         raise UserError(f"no gather or scatter operation in {', '.join(files)} "

@@ -205,6 +205,9 @@ def _compare(group, family, table, samples, stats, slack, threshold, exact, pair
         tested = lhs_launches is not None and rhs_launches is not None
         launches = (len(lhs_launches), len(rhs_launches)) if tested else (0, 0)
         by_launch = tested and min(launches) >= 2 and not exact
+        # every repetition of a side, for the exact and the one-launch comparisons (once a pair)
+        lhs_all, rhs_all = ((np.concatenate(lhs_launches), np.concatenate(rhs_launches))
+                            if tested and not by_launch else (None, None))
         for stat in stats:
             lhs, rhs = float(lhs_row[stat]), float(rhs_row[stat])
             if not (math.isfinite(lhs) and math.isfinite(rhs)):
@@ -215,8 +218,7 @@ def _compare(group, family, table, samples, stats, slack, threshold, exact, pair
             if exact and tested:
                 # Simulated input (SMPI: deterministic, the same times on every run) has no
                 # noise to test against: the medians decide, reported as p = 0 or 1.
-                exceeds = bool(np.median(np.concatenate(lhs_launches)) >
-                               (1.0 + slack) * np.median(np.concatenate(rhs_launches)))
+                exceeds = bool(np.median(lhs_all) > (1.0 + slack) * np.median(rhs_all))
                 check.unit, check.significant = "exact", exceeds
                 check.p_value = check.p_adjusted = 0.0 if exceeds else 1.0
             elif by_launch:
@@ -226,9 +228,7 @@ def _compare(group, family, table, samples, stats, slack, threshold, exact, pair
                                                       "launch")
             elif tested:
                 check.unit = "repetition"
-                check.comparison = ratio_test.bootstrap(np.concatenate(lhs_launches),
-                                                        np.concatenate(rhs_launches), stat,
-                                                        slack)
+                check.comparison = ratio_test.bootstrap(lhs_all, rhs_all, stat, slack)
             if check.comparison is not None:
                 check.p_value = check.comparison.p_value
                 check.ratio = check.comparison.ratio

@@ -55,11 +55,10 @@ def _unique(frame, column, case_text):
     return values[0]
 
 
-def summarize(reps, summaries, notes):
+def summarize(reps, summaries):
     """Returns (stats indexed by CASE, {case key: [np.ndarray of one launch's repetitions in µs,
     one per launch]})."""
     records, samples = [], {}
-    del notes  # launches are kept apart: nothing to note
     for key, rows in reps.groupby(CASE, sort=False):
         text = f"{key[1]} {key[2]} b={key[3]}"
         launches = [group["us"].to_numpy(dtype=float)

@@ -33,13 +33,15 @@ def side_file(raw, out, ops, rename, scale):
     """One launch's file with only `ops`, renamed by `rename` and its times scaled."""
     lines = pathlib.Path(raw).read_text().splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("op,"))
+    columns = lines[header].split(",")
+    op, seconds = columns.index("op"), columns.index("seconds")
     kept = lines[:header + 1]
     for line in lines[header + 1:]:
         fields = line.split(",")
-        if line.startswith("#") or fields[0] not in ops:
+        if line.startswith("#") or fields[op] not in ops:
             continue
-        fields[0] = rename.get(fields[0], fields[0])
-        fields[8] = f"{float(fields[8]) * scale:.9f}"
+        fields[op] = rename.get(fields[op], fields[op])
+        fields[seconds] = f"{float(fields[seconds]) * scale:.9f}"
         kept.append(",".join(fields))
     pathlib.Path(out).parent.mkdir(parents=True, exist_ok=True)
     pathlib.Path(out).write_text("\n".join(kept) + "\n")
