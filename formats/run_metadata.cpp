@@ -1,8 +1,15 @@
 #include "run_metadata.hpp"
 
 #include <algorithm>
+#include <sstream>
+#include <stdexcept>
 
 namespace irr::formats {
+namespace {
+
+#include "environment_tsv.inc"  // generated: constexpr const char* kEnvironmentTsv = R"(...)";
+
+}  // namespace
 
 std::string CleanLibraryVersion(const std::string& raw) {
   std::string s = raw.substr(0, raw.find('\0'));  // Open MPI counts the NUL in its length
@@ -13,10 +20,43 @@ std::string CleanLibraryVersion(const std::string& raw) {
   return s;
 }
 
-const std::vector<std::string>& RecordedEnvironmentPrefixes() {
-  static const std::vector<std::string> prefixes = {
-      "I_MPI_ADJUST_", "OMPI_MCA_", "MPIR_CVAR_", "SMPI_", "SLURM_", "IRRBENCH_", "TUWCOLL_"};
-  return prefixes;
+const std::vector<EnvironmentRule>& EnvironmentRules() {
+  static const std::vector<EnvironmentRule> rules = [] {
+    std::vector<EnvironmentRule> parsed;
+    std::stringstream in(kEnvironmentTsv);
+    std::string line;
+    bool header = true;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::stringstream fields(line);
+      std::string pattern, kind;
+      std::getline(fields, pattern, '\t');
+      std::getline(fields, kind, '\t');
+      if (header) {
+        if (pattern != "pattern" || kind != "kind") {
+          throw std::logic_error("environment.tsv: unexpected header");
+        }
+        header = false;
+        continue;
+      }
+      if (kind != "setting" && kind != "context" && kind != "plumbing") {
+        throw std::logic_error("environment.tsv: unknown kind '" + kind + "'");
+      }
+      parsed.push_back({pattern, kind});
+    }
+    return parsed;
+  }();
+  return rules;
+}
+
+std::string EnvironmentKind(const std::string& name) {
+  for (const auto& rule : EnvironmentRules()) {
+    const bool prefix = !rule.pattern.empty() && rule.pattern.back() == '*';
+    const std::string stem =
+        prefix ? rule.pattern.substr(0, rule.pattern.size() - 1) : rule.pattern;
+    if (prefix ? name.rfind(stem, 0) == 0 : name == stem) return rule.kind;
+  }
+  return "";
 }
 
 std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** environment) {
@@ -25,12 +65,9 @@ std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** envi
     const std::string entry = *e;
     const auto eq = entry.find('=');
     if (eq == std::string::npos) continue;
-    for (const auto& prefix : RecordedEnvironmentPrefixes()) {
-      if (entry.rfind(prefix, 0) == 0) {
-        recorded.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
-        break;
-      }
-    }
+    const std::string name = entry.substr(0, eq);
+    const std::string kind = EnvironmentKind(name);
+    if (kind == "setting" || kind == "context") recorded.emplace_back(name, entry.substr(eq + 1));
   }
   return recorded;
 }

@@ -1,7 +1,6 @@
 // Run metadata shared by the MPI tools (irrbench, irrfit): the library string and which
-// environment variables a run records. Which of the recorded variables are algorithm
-// *settings* is decided by the analysis (guidelines/irrguide/load.py), not here: C++ records,
-// Python interprets, each rule in one place.
+// environment variables a run records, by the one table formats/environment.tsv that the
+// analysis (guidelines/irrguide/load.py) reads too.
 #pragma once
 
 #include <string>
@@ -14,12 +13,20 @@ namespace irr::formats {
 // commas or blanks, tabs as blanks (MPICH: "MPICH Version:\t4.0.2"), without '\r'.
 std::string CleanLibraryVersion(const std::string& raw);
 
-// The prefixes of the variables a run records as env.* lines: algorithm selections of Intel
-// MPI, Open MPI (every MCA parameter), MPICH, SimGrid SMPI; SLURM job facts; irrbench's and
-// libtuwcoll's own (IRRBENCH_*, TUWCOLL_*).
-const std::vector<std::string>& RecordedEnvironmentPrefixes();
+// One row of formats/environment.tsv: a variable name (or a prefix ending in '*') and what it is
+// to a run - "setting" (selects an algorithm), "context" (job facts, timing-relevant settings)
+// or "plumbing" (launcher wiring, not recorded).
+struct EnvironmentRule {
+  std::string pattern;
+  std::string kind;
+};
+const std::vector<EnvironmentRule>& EnvironmentRules();
 
-// The recorded variables of `environ`-style "NAME=value" entries, as (NAME, value), in order.
+// The kind of the first rule matching `name`, or "" when none does (not recorded).
+std::string EnvironmentKind(const std::string& name);
+
+// The recorded variables (settings and context) of `environ`-style "NAME=value" entries, as
+// (NAME, value), in order.
 std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** environment);
 
 }  // namespace irr::formats

@@ -232,13 +232,24 @@ TEST(RunMetadata, LibraryStringAndRecordedEnvironment) {
             "MPICH Version: 4.0.2");
   EXPECT_EQ(CleanLibraryVersion(std::string("Open MPI v4.1.4, package: x, \0", 30)),
             "Open MPI v4.1.4, package: x");
+  // Settings and job facts are kept; launcher plumbing (mpirun's URIs, srun's ports) is not.
   char a[] = "I_MPI_ADJUST_GATHERV=3", b[] = "PATH=/bin", c[] = "OMPI_MCA_coll_tuned_x=1",
-       d[] = "TUWCOLL_GATHERV=tuw";
-  char* env[] = {a, b, c, d, nullptr};
-  const auto recorded = RecordedEnvironment(env);
-  ASSERT_EQ(recorded.size(), 3u);
-  EXPECT_EQ(recorded[0], (std::pair<std::string, std::string>{"I_MPI_ADJUST_GATHERV", "3"}));
-  EXPECT_EQ(recorded[2].first, "TUWCOLL_GATHERV");
+       d[] = "TUWCOLL_GATHERV=tuw", e[] = "OMPI_MCA_orte_hnp_uri=1.0;tcp://10.0.0.1:4",
+       f[] = "OMPI_MCA_mpi_yield_when_idle=1", g[] = "SLURM_JOB_ID=7",
+       h[] = "SLURM_SRUN_COMM_PORT=4321", i[] = "MPIR_CVAR_CH3_INTERFACE_HOSTNAME=node1",
+       j[] = "OMPI_MCA_ess_base_vpid=0", k[] = "SLURM_RESTART_COUNT=1";
+  char* env[] = {a, b, c, d, e, f, g, h, i, j, k, nullptr};
+  std::vector<std::string> names;
+  for (const auto& [name, value] : RecordedEnvironment(env)) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"I_MPI_ADJUST_GATHERV", "OMPI_MCA_coll_tuned_x",
+                                             "TUWCOLL_GATHERV", "OMPI_MCA_mpi_yield_when_idle",
+                                             "SLURM_JOB_ID", "SLURM_RESTART_COUNT"}));
+  EXPECT_EQ(RecordedEnvironment(env)[0].second, "3");
+  EXPECT_EQ(EnvironmentKind("OMPI_MCA_coll_tuned_gather_algorithm"), "setting");
+  EXPECT_EQ(EnvironmentKind("OMPI_MCA_btl_tcp_if_include"), "context");
+  EXPECT_EQ(EnvironmentKind("OMPI_MCA_ess"), "plumbing");
+  EXPECT_EQ(EnvironmentKind("OMPI_MCA_essence"), "context");  // exact names are exact
+  EXPECT_EQ(EnvironmentKind("HOME"), "");
 }
 
 TEST(Operations, TheTableIsConsistentAndEveryRowIsCallable) {

@@ -3,12 +3,11 @@ the paper's published tables) into one table of repetitions and one of summaries
 is reported as a UserError naming the file, line or column and what was expected."""
 import csv
 import dataclasses
-import re
 
 import numpy as np
 import pandas as pd
 
-from . import UserError
+from . import UserError, environment
 
 RAW_COLUMNS = ["op", "distribution", "b", "p", "root", "m", "m_padded", "rep", "seconds", "late",
                "status"]
@@ -20,23 +19,17 @@ SUMMARY_COLUMNS = ["op", "distribution", "b", "p", "m", "m_padded", "avg_us", "m
 CASE_COLUMNS = ["op", "distribution", "b", "p", "m", "m_padded"]
 INTEGER_COLUMNS = ["b", "p", "m", "m_padded"]
 
-# Environment variables that select a library's collective algorithms: runs that differ in them
-# are different experiments and must not be pooled into one table.
-SETTING_PATTERN = re.compile(r"^env\.(I_MPI_ADJUST_|OMPI_MCA_coll_|MPIR_CVAR_|SMPI_)")
-# Variables with those prefixes that launchers set and that select no algorithm.
-NOT_SETTINGS = {"env.MPIR_CVAR_CH3_INTERFACE_HOSTNAME", "env.SMPI_GLOBAL_SIZE"}
-
-
 @dataclasses.dataclass
 class Source:
     path: str
     kind: str  # "raw" or "summary"
     metadata: dict
+    provenance: list = dataclasses.field(default_factory=list)  # [(who, cases)], see provenance
 
     def setting(self):
         """The algorithm-selection variables this run was made with, or 'default'."""
         items = sorted((k[4:], v) for k, v in self.metadata.items()
-                       if SETTING_PATTERN.match(k) and k not in NOT_SETTINGS)
+                       if k.startswith("env.") and environment.kind(k[4:]) == "setting")
         # Under libtuwcoll_interpose the MPI_* v-collectives are libtuwcoll's: a setting too.
         if "interposer" in self.metadata:
             items.append(("interposer", self.metadata["interposer"].replace(" ", ",")))
@@ -111,6 +104,36 @@ def _numeric(path, frame, column, line_of, what, integer=False, rows=None):
     return values
 
 
+def _job_label(job, restart):
+    if not job:
+        return "outside SLURM"
+    return f"SLURM job {job}" + (f" (restart {restart})" if restart not in ("", "0") else "")
+
+
+def provenance(metadata, frame, resumes):
+    """Which cases of a file which job measured, in file order: [(who, number of cases)].
+    The header names the first job; each '# resumed=... job=J restart=R' line (irrbench
+    --resume) the next. Empty for a file measured in one go outside SLURM."""
+    if "op" not in frame or not (resumes or metadata.get("env.SLURM_JOB_ID")):
+        return []
+    keys = list(zip(frame["op"], frame["distribution"], frame["b"]))
+    seen, segments = set(), []
+    who = _job_label(metadata.get("env.SLURM_JOB_ID", ""),
+                     metadata.get("env.SLURM_RESTART_COUNT", ""))
+    bounds = [row for row, _ in resumes] + [len(keys)]
+    start = 0
+    for index, end in enumerate(bounds):
+        new = {key for key in keys[start:end] if key not in seen}
+        seen |= new
+        if new:
+            segments.append((who, len(new)))
+        if index < len(resumes):
+            fields = dict(f.split("=", 1) for f in resumes[index][1].split()[1:] if "=" in f)
+            who = _job_label(fields.get("job", ""), fields.get("restart", ""))
+        start = end
+    return segments
+
+
 def read_file(path):
     lines = _read_lines(path)
     metadata, header_index = _parse_metadata(lines)
@@ -119,7 +142,7 @@ def read_file(path):
               + " (irrbench raw.csv) or " + ",".join(SUMMARY_COLUMNS) + " (summary)")
     header = [c.strip() for c in next(csv.reader([lines[header_index]]))]
     kind = _kind_of(path, header, header_index + 1)
-    rows, line_of = [], []
+    rows, line_of, resumes = [], [], []
     for number, fields in enumerate(csv.reader(lines[header_index + 1:]), header_index + 2):
         if not fields or (len(fields) == 1 and not fields[0].strip()):
             continue
@@ -128,6 +151,8 @@ def read_file(path):
             if "=" in text:
                 key, value = text.split("=", 1)
                 metadata.setdefault(key.strip(), value.strip())
+                if key.strip() == "resumed":
+                    resumes.append((len(rows), value.strip()))
             continue
         if len(fields) != len(header):
             _fail(path, number, f"{len(fields)} fields, expected {len(header)} ({','.join(header)})")
@@ -143,7 +168,7 @@ def read_file(path):
     for column in INTEGER_COLUMNS:
         frame[column] = _numeric(path, frame, column, line_of, "an integer >= 0",
                                  integer=True).astype("int64")
-    source = Source(path, kind, metadata)
+    source = Source(path, kind, metadata, provenance(metadata, frame, resumes))
     notes = []
     if kind == "raw":
         ok = frame["status"] == "ok"
