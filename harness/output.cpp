@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -65,8 +66,18 @@ std::string ResultsFile::Open(const std::string& path, bool resume, int nrep,
   const std::string tmp = path + ".tmp";
   std::ofstream rewrite(tmp);
   for (const auto& line : plan.lines) rewrite << line << '\n';
-  rewrite << formats::MetadataLine("resumed",
-                                   Now() + " dropped_rows=" + std::to_string(plan.dropped_rows));
+  // Which cases came from which run: the cases above this line were finished before it; the
+  // job that resumes says who it is (a requeued SLURM job keeps its id, its restart count grows).
+  std::string resumed = Now() + " dropped_rows=" + std::to_string(plan.dropped_rows) +
+                        " cases_before=" + std::to_string(plan.complete.size());
+  for (const auto& [variable, key] : {std::pair<const char*, const char*>{"SLURM_JOB_ID", "job"},
+                                      {"SLURM_RESTART_COUNT", "restart"}}) {
+    const char* value = std::getenv(variable);
+    if (value != nullptr && *value != '\0' && std::strchr(value, ' ') == nullptr) {
+      resumed += std::string(" ") + key + "=" + value;
+    }
+  }
+  rewrite << formats::MetadataLine("resumed", resumed);
   rewrite.close();
   if (!rewrite || std::rename(tmp.c_str(), path.c_str()) != 0) {
     return "--out: cannot rewrite '" + path + "'";

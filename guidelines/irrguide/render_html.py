@@ -42,6 +42,10 @@ def _metadata(sources):
     for source in sources:
         items = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>"
                         for k, v in source.metadata.items())
+        if source.provenance:  # which job measured which cases (requeues, resubmissions)
+            cases = "; ".join(f"{who}: {n} case{'s' if n != 1 else ''}"
+                              for who, n in source.provenance)
+            items = f"<dt>cases by job</dt><dd>{escape(cases)}</dd>" + items
         items = f"<dt>file</dt><dd>{escape(source.path)}</dd>" + items
         parts.append(f"<dl class=\"meta\">{items}</dl>")
     return "\n".join(parts)

@@ -156,3 +156,31 @@ def test_resume_notes_between_rows_are_metadata_not_rows(tmp_path):
     result = run(path, "--format", "report")
     assert result.returncode == 0, result.stderr
     assert "0 violations in 2 checks" in result.stdout  # avg and min of the one comparison
+
+
+def test_provenance_names_the_job_of_every_case(tmp_path):
+    """A file begun by SLURM job 11 and resumed by job 12 after a requeue: each case counted to
+    the job that measured it (irrbench writes job= and restart= on its resumed line)."""
+    import sys
+    sys.path.insert(0, str(ROOT / "guidelines"))
+    from irrguide import analysis, environment, load, render_html
+
+    path = tmp_path / "raw.csv"
+    write_raw(path, {("MPI_Gather", "same", 1): np.full(5, 1e-6),
+                     ("MPI_Gatherv", "same", 1): np.full(5, 2e-6),
+                     ("MPI_Gatherv", "same", 10): np.full(5, 3e-6)})
+    lines = path.read_text().splitlines()
+    lines.insert(0, "# env.SLURM_JOB_ID=11")
+    lines.insert(len(lines) - 5, "# resumed=2026-11-25T07:05:26Z dropped_rows=3 cases_before=2 "
+                 "job=11 restart=1")
+    path.write_text("\n".join(lines) + "\n")
+    measurements = load.read_files([str(path)])
+    source = measurements.sources[0]
+    assert source.provenance == [("SLURM job 11", 2), ("SLURM job 11 (restart 1)", 1)]
+    page = render_html.document([("all", [source], [])], [], [], [], analysis.Settings())
+    assert "SLURM job 11: 2 cases; SLURM job 11 (restart 1): 1 case" in page
+    # the one table of recorded variables, as the C++ tools read it
+    assert environment.kind("OMPI_MCA_coll_tuned_gather_algorithm") == "setting"
+    assert environment.kind("OMPI_MCA_orte_hnp_uri") == "plumbing"
+    assert environment.kind("SLURM_RESTART_COUNT") == "context"
+    assert environment.kind("PATH") == ""
