@@ -12,7 +12,7 @@ from .stats import summarize
 from .table import build_tables
 
 # Runs that differ in these are different experiments: never pooled into one table silently.
-CONSISTENT_KEYS = ("p", "library", "setting")
+CONSISTENT_KEYS = ("p", "nodes", "library", "setting")  # nodes: placement differs
 
 
 # The practical threshold: a tested violation is red only when its ratio exceeds 1 + this. 5 %:
@@ -107,7 +107,7 @@ def group_value(source, p, key):
 
 
 def differing_keys(sources):
-    """The keys among p, library and setting whose values differ between the sources."""
+    """The keys among CONSISTENT_KEYS whose values differ between the sources."""
     return [key for key in CONSISTENT_KEYS
             if len({group_value(s, s.metadata.get("p", "?"), key) for s in sources}) > 1]
 
@@ -188,7 +188,7 @@ def known_ops():
 
 
 def analyse(files, settings=None, group_by=(), require_checks=True):
-    """Everything but the output. group_by: keys (p, library, setting, file or a metadata key),
+    """Everything but the output. group_by: keys (p, nodes, library, setting, file or a metadata key),
     or "auto" for the keys whose values differ between the files. Without require_checks
     (irrplot), data that allows no guideline check is not an error."""
     settings = settings or Settings()

@@ -20,8 +20,9 @@ EPILOG = """\
 input: irrbench raw.csv files (metadata lines, then one row per repetition; files without the
 late or status columns are read as all on time and ok), or summary CSVs with columns
 op,distribution,b,p,m,m_padded,avg_us,min_us (e.g. results/paper/*.csv; no significance test).
-group keys: p, library, setting (algorithm-selection variables such as I_MPI_ADJUST_*,
-OMPI_MCA_coll_*, MPIR_CVAR_*), file, or any metadata key of the input.
+group keys: p, nodes, library, setting (the algorithm-selection variables of
+formats/environment.tsv: I_MPI_ADJUST_*, OMPI_MCA_coll_*, MPIR_CVAR_*, ...), file, or any
+metadata key of the input.
 json: one object with the summary line and one entry per check (the columns of checks.csv:
 group, guideline, family, distribution, b, statistic, lhs/rhs operation and µs, factor, p-value,
 adjusted p-value, verdict violation|not_significant|ok).
