@@ -24,6 +24,8 @@ class Library:
     base_env: dict  # exported with any non-default setting
     default_values: tuple = ()  # values that equal the default setting (left out of "all")
     note: str = ""  # printed with every sweep over this library
+    srun_mpi: tuple = ()  # srun --mpi plugins its MPI_Init speaks, the preferred first
+    mpirun_marks: tuple = ()  # words in the resolved path of its own mpirun/mpiexec
 
 
 LIBRARIES = {
@@ -38,7 +40,7 @@ LIBRARIES = {
                   {"1": "binomial", "2": "topology-aware binomial", "3": "Shumilin's"}),
          Variable("scatterv", "I_MPI_ADJUST_SCATTERV",
                   {"1": "linear", "2": "topology-aware linear"})),
-        {}),
+        {}, srun_mpi=("pmi2", "pmix")),
     "openmpi": Library(
         "openmpi", "Open MPI",
         (Variable("gather", "OMPI_MCA_coll_tuned_gather_algorithm",
@@ -48,7 +50,10 @@ LIBRARIES = {
         {"OMPI_MCA_coll_tuned_use_dynamic_rules": "1"},
         note="Open MPI 4.1 offers no algorithm choice for MPI_Gatherv and MPI_Scatterv (coll "
              "tuned has none; basic linear always): their columns show one algorithm in every "
-             "job, and only MPI_Gather, MPI_Scatter and the Guideline (2) side vary."),
+             "job, and only MPI_Gather, MPI_Scatter and the Guideline (2) side vary.",
+        # Debian's Open MPI 4.1 is built with PMIx, not SLURM's PMI-2 (its MPI_Init under
+        # srun --mpi=pmi2 or none fails: "...build Open MPI using --with-pmi...").
+        srun_mpi=("pmix",), mpirun_marks=("openmpi", "orterun", "orte")),
     "mpich": Library(
         "mpich", "MPICH",
         (Variable("gather", "MPIR_CVAR_GATHER_INTRA_ALGORITHM",
@@ -59,7 +64,7 @@ LIBRARIES = {
                   {"auto": "internal selection", "binomial": "binomial", "nb": "nonblocking"}),
          Variable("scatterv", "MPIR_CVAR_SCATTERV_INTRA_ALGORITHM",
                   {"auto": "internal selection", "linear": "linear", "nb": "nonblocking"})),
-        {}, default_values=("auto",)),
+        {}, default_values=("auto",), srun_mpi=("pmi2",), mpirun_marks=("mpich", "hydra")),
 }
 
 

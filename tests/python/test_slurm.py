@@ -2,9 +2,12 @@
 cluster (munged, slurmctld, slurmd from Debian) running sweeps over the installed Open MPI and
 MPICH settings, with a library-mismatch warning."""
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -127,76 +130,164 @@ def test_missing_sbatch_gives_the_dry_run_hint(tmp_path):
     assert "sbatch not found on PATH" in result.stderr and "--dry-run" in result.stderr
 
 
-# --- a real cluster ----------------------------------------------------------------------------
+# --- a real cluster of several nodes ------------------------------------------------------------
+
+NODES = 4
+YIELD_PRELOAD = ROOT / "build" / "mpich" / "tests" / "libmpich_yield_when_idle.so"
+
+
+def namespaces_and_links(directory):
+    """The network namespaces and links scripts/local-slurm made for DIRECTORY (by its tag)."""
+    made = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    made += subprocess.run(["ip", "-br", "link"], capture_output=True, text=True).stdout
+    tag = subprocess.run(["md5sum"], input=str(directory), capture_output=True,
+                         text=True).stdout[:6]
+    return [line.split()[0] for line in made.splitlines() if f"irr{tag}" in line
+            or f"irr-{tag}" in line]
+
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    """A one-node SLURM cluster in a temporary directory, stopped by PID afterwards."""
+    """A 4-node SLURM cluster (network namespaces, scripts/local-slurm), 2 CPUs a node, stopped
+    afterwards; nothing of it may survive the stop."""
     if os.geteuid() != 0:
-        pytest.skip("the SLURM daemons run as root here (scripts/local-slurm); not root")
+        pytest.skip("the SLURM daemons and network namespaces need root (scripts/local-slurm)")
     if shutil.which("slurmctld") is None and not os.path.exists("/usr/sbin/slurmctld"):
         pytest.fail("slurm-wlm is not installed: run scripts/install-deps")
     directory = tmp_path_factory.mktemp("slurm")
-    start = subprocess.run([str(LOCAL_SLURM), "start", str(directory)], capture_output=True,
-                           text=True, timeout=120)
-    if start.returncode != 0:
-        pytest.skip(f"the SLURM daemons cannot start here: {start.stderr.strip()}")
+    start = subprocess.run([str(LOCAL_SLURM), "start", str(directory), "--nodes", str(NODES),
+                            "--cpus", "2"], capture_output=True, text=True, timeout=120)
+    if start.returncode == 2:
+        pytest.skip(f"no multi-node cluster here: {start.stderr.strip()}")
+    assert start.returncode == 0, start.stderr
+    assert "node4 10." in start.stderr and start.stdout.startswith("export SLURM_CONF=")
+    # Ranks share 2 cores: they must yield when idle, or a ping-pong measures time slices.
     env = dict(os.environ, SLURM_CONF=str(directory / "slurm.conf"),
-               OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+               OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_mpi_yield_when_idle="1", LD_PRELOAD=str(YIELD_PRELOAD))
+    env["directory"] = str(directory)
     yield env
-    subprocess.run([str(LOCAL_SLURM), "stop", str(directory)], timeout=60)
+    stop = subprocess.run([str(LOCAL_SLURM), "stop", str(directory)], capture_output=True,
+                          text=True, timeout=60)
+    assert stop.returncode == 0, stop.stderr
     leftover = subprocess.run(["pgrep", "-f", str(directory)], capture_output=True, text=True)
     assert leftover.stdout.strip() == "", "daemons survived the stop"
+    assert namespaces_and_links(directory) == [], "namespaces or links survived the stop"
 
 
-@pytest.mark.slow  # minutes of sweeps on a SLURM cluster, both MPI builds
+def fit_values(path):
+    return dict(line.split("=", 1) for line in path.read_text().splitlines()
+                if "=" in line and not line.startswith("#"))
+
+
+def job_logs(run):
+    return "\n".join(p.read_text() for p in sorted(run.glob("slurm-*.out")))
+
+
+NODE_OPS = ("--ops MPI_Gather,MPI_Gatherv,TUW_Gatherv,Optimal_Gatherv_init,MPI_Scatterv,"
+            "Optimal_Scatterv_init --dists same,spikes --b 1,10 --nrep 5 --warmup 1")
+
+
+def assert_job_on_nodes(directory, nodes, tasks, library, launches, env):
+    """What a job on NODES nodes must show in its files: placement, both fit levels, valid
+    node-aware cases, no launcher plumbing in the metadata."""
+    files = ([directory / "raw.csv"] if launches == 1 else
+             [directory / f"launch-{k}" / "raw.csv" for k in range(1, launches + 1)])
+    for path in files:
+        meta, rows = read(path)
+        assert meta["nodes"] == str(nodes) and meta["processes_per_node"] == str(tasks)
+        assert meta["p"] == str(nodes * tasks)
+        assert meta["node_starts"] == " ".join(str(k * tasks) for k in range(nodes))
+        hosts = subprocess.run(["scontrol", "show", "hostnames", meta["env.SLURM_JOB_NODELIST"]],
+                               capture_output=True, text=True, env=env).stdout.split()
+        assert len(hosts) == nodes and meta["hostname"] == hosts[0]  # rank 0 on the first
+        assert meta["env.SLURM_JOB_NUM_NODES"] == str(nodes)
+        assert ("Open MPI" if library == "openmpi" else "MPICH") in meta["library"]
+        plumbing = [k for k in meta if k.startswith(("env.OMPI_MCA_orte", "env.OMPI_MCA_ess",
+                                                      "env.SLURM_SRUN", "env.SLURM_STEP",
+                                                      "env.MPIR_CVAR_CH3_INTERFACE"))]
+        assert plumbing == [], plumbing
+        # every case validated against the native call's bytes, Optimal_* on the real nodes
+        assert {r["status"] for r in rows} == {"ok"}
+        assert {"Optimal_Gatherv_init", "Optimal_Scatterv_init"} <= {r["op"] for r in rows}
+    fit = fit_values(directory / "fit.txt")
+    if nodes > 1:  # rank 0 against the last rank (another node) and against its neighbour
+        assert fit["same_node"] == "no" and fit["peer"] == str(nodes * tasks - 1)
+    if nodes > 1 and tasks == 1:  # no neighbour on rank 0's node: one level only
+        assert "alpha_local_us" not in fit and float(fit["alpha_us"]) > 0
+    elif nodes > 1:
+        assert fit["local_peer"] == "1"
+        alpha, alpha_local = float(fit["alpha_us"]), float(fit["alpha_local_us"])
+        assert alpha > 0 and alpha_local > 0 and alpha != alpha_local, fit
+        if library == "openmpi":  # TCP over the veth links against shared memory in a node
+            assert alpha > alpha_local, fit
+        # (MPICH's UCX joins every process of this one machine by shared memory, across the
+        # emulated nodes too: see scripts/local-slurm)
+    else:
+        assert fit["same_node"] == "yes" and "alpha_local_us" not in fit
+    model = pd.read_csv(directory / "model.tsv", sep="\t")
+    optimal = model[model["op"].str.startswith("Optimal_")]
+    assert len(optimal) > 0 and (optimal["model_us"] > 0).all()
+    assert (directory / "report.html").stat().st_size > 0
+
+
+@pytest.mark.slow  # a SLURM cluster of 4 nodes, sweeps with both MPI builds
 @pytest.mark.xdist_group("slurm-cluster")  # one worker, one cluster (a module fixture)
-@pytest.mark.parametrize("library, launcher", [("openmpi", "srun --mpi=pmix"),
-                                               ("mpich", "srun --mpi=pmi2")])
-def test_sweep_on_a_real_cluster(cluster, tmp_path, library, launcher):
+@pytest.mark.parametrize("library, launcher, nodes, settings, launches", [
+    ("openmpi", "srun", "1,2", "default,gather=2", 2),  # the sweep picks srun --mpi=pmix
+    ("mpich", "srun", "2", "default,gatherv=linear", 1),  # --mpi=pmi2
+    ("openmpi", "mpirun.openmpi", "2", "scatter=2", 1),
+    ("mpich", "mpiexec.mpich", "4", "default", 1),
+])
+def test_sweep_across_nodes(cluster, tmp_path, library, launcher, nodes, settings, launches):
     bench = ROOT / "build" / library / "harness" / "irrbench"
     if not bench.exists():
         pytest.fail(f"{bench} is not built: run scripts/build {library}")
-    result = sweep("--library", library, "--nodes", 1, "--tasks-per-node", 2, "--launcher",
-                   launcher, "--bench-args", SMALL, "--results", tmp_path, "--run", "sweep",
-                   "--launches", 1, "--time", "00:10:00", "--wait", env=cluster)
+    tasks = 2 if nodes != "4" else 1
+    result = sweep("--library", library, "--nodes", nodes, "--tasks-per-node", tasks,
+                   "--settings", settings, "--launcher", launcher, "--bench-args", NODE_OPS,
+                   "--results", tmp_path, "--run", "sweep", "--launches", launches,
+                   "--time", "00:10:00", "--wait", env=cluster)
     run = tmp_path / "sweep"
-    logs = "\n".join(p.read_text() for p in sorted(run.glob("slurm-*.out")))
-    assert result.returncode == 0, result.stderr + logs
-    expected = catalogue.all_settings(catalogue.LIBRARIES[library])
-    directories = sorted(p.name for p in run.iterdir() if p.is_dir() and p.name != "plots")
-    assert directories == sorted(f"{library}_{s.slug}_n1x2" for s in expected)
-    for setting in expected:
-        directory = run / f"{library}_{setting.slug}_n1x2"
-        meta, rows = read(directory / "raw.csv")
-        assert meta["p"] == "2" and "SLURM_JOB_ID" not in meta
-        assert meta["env.SLURM_JOB_ID"] and meta["env.IRRBENCH_SETTING"] == setting.name
-        assert ("Open MPI" if library == "openmpi" else "MPICH") in meta["library"]
-        for variable, value in setting.env.items():
-            assert meta[f"env.{variable}"] == value, (setting.name, variable)
-        assert "warning" not in meta
-        assert {r["status"] for r in rows} == {"ok"}  # validation passed in every case
-        assert len(rows) == 8 * 2 * 2 * 8
-        for name in ("report.html", "report.md", "violations.txt", "stats.csv", "irrcheck.txt",
-                     "checks.csv", "fit.txt", "model.txt", "model.tsv"):
-            assert (directory / name).stat().st_size > 0, (setting.name, name)
-        # irrfit ran in the job's allocation, and the model stands beside every TUW case
-        fit = dict(line.split("=", 1) for line in (directory / "fit.txt").read_text().splitlines()
-                   if "=" in line and not line.startswith("#"))
-        assert float(fit["alpha_us"]) >= 0 and fit["p"] == "2" and fit["tool"] == "irrfit"
-        model = pd.read_csv(directory / "model.tsv", sep="\t")
-        tuw = model[model["op"].str.startswith("TUW_")]
-        assert len(tuw) == 2 * 2 * 2 and (tuw["model_us"] > 0).all()
-        assert (tuw["tree"] == "adaptive").all()
-        pngs = sorted(p.name for p in (directory / "plots").glob("*.png"))
-        assert len(pngs) == 5 and f"model_ratio_{directory.name}.png" in pngs, pngs
-        page = (directory / "report.html").read_text()
-        assert "Measured median over the model time" in page
+    assert result.returncode == 0, result.stderr + job_logs(run)
+    if launcher == "srun":
+        plugin = {"openmpi": "pmix", "mpich": "pmi2"}[library]
+        assert f"launcher: srun --mpi={plugin}" in result.stderr
+    chosen = catalogue.parse_settings(catalogue.LIBRARIES[library], settings)
+    node_counts = [int(n) for n in nodes.split(",")]
+    for setting in chosen:
+        for n in node_counts:
+            directory = run / f"{library}_{setting.slug}_n{n}x{tasks}"
+            assert_job_on_nodes(directory, n, tasks, library, launches, cluster)
+            meta, _ = read(directory / ("raw.csv" if launches == 1 else "launch-1/raw.csv"))
+            assert meta["env.IRRBENCH_SETTING"] == setting.name
+            for variable, value in setting.env.items():
+                assert meta[f"env.{variable}"] == value
+            if launcher == "srun":
+                assert meta["env.SLURM_MPI_TYPE"] == plugin
+    # the report job: every job's tables in one report, node counts apart
     report = (run / "report.html").read_text()
-    assert report.count("<table class=\"times\"") == 2 * len(expected)
-    comparisons = sorted(p.name for p in (run / "plots").glob("settings_*.png"))
-    assert comparisons == ["settings_MPI_Gather.png", "settings_MPI_Gatherv.png",
-                           "settings_MPI_Scatter.png", "settings_MPI_Scatterv.png"]
+    assert report.count("<table class=\"times\"") == 2 * len(chosen) * len(node_counts)
+    if len(node_counts) > 1:
+        assert "nodes=1" in report and "nodes=2" in report
+        checks = pd.read_csv(run / "checks.csv")
+        assert {g.split(" | ")[1] for g in checks["group"]} == {"nodes=1", "nodes=2"}
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("slurm-cluster")
+@pytest.mark.parametrize("library, launcher, message", [
+    ("openmpi", "srun --mpi=pmi2", "Open MPI's MPI_Init does not start under srun --mpi=pmi2"),
+    ("mpich", "srun --mpi=pmix", "MPICH's MPI_Init does not start under srun --mpi=pmix"),
+    ("mpich", "mpirun.openmpi", "not MPICH's"),
+    ("openmpi", "srun --mpi=nosuch", "this SLURM has no 'nosuch' MPI plugin"),
+])
+def test_a_launcher_that_cannot_start_the_library_is_refused(cluster, tmp_path, library,
+                                                             launcher, message):
+    result = sweep("--library", library, "--launcher", launcher, "--results", tmp_path,
+                   env=cluster)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing submitted, nothing written
 
 
 @pytest.mark.slow  # a SLURM cluster
@@ -221,3 +312,111 @@ def test_sweep_for_another_library_warns_in_log_and_metadata(cluster, tmp_path):
         assert meta["env.I_MPI_ADJUST_GATHERV"] == "3" and meta["launch"] == str(launch)
         assert len(rows) == 3
     assert not (job / "raw.csv").exists()
+
+
+def wait_until(condition, what, timeout=120):
+    for _ in range(timeout * 5):
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{what}: not within {timeout} s")
+
+
+def finished_cases(path):
+    """The (op, distribution, b) cases with all their rows in an irrbench file (0 if none)."""
+    try:
+        _, rows = read(path)
+    except Exception:  # not there yet, or only its header
+        return 0
+    return len({(r["op"], r["distribution"], r["b"]) for r in rows})
+
+
+FAILURE_LAUNCHES = 24  # a launch takes about a second here: the job outlives a time-limit check
+FAILURE_OPS = "--ops MPI_Gather,MPI_Gatherv --dists same --b 1,10 --nrep 5 --warmup 1"
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("slurm-cluster")
+@pytest.mark.parametrize("failure", ["cancel", "time limit", "node dies"])  # node dies last
+def test_a_failed_job_keeps_its_cases_and_resumes(cluster, tmp_path, failure):
+    """A job cancelled, past its time limit, or on a node that dies leaves its finished cases;
+    slurm/sweep --resume finishes the rest and the report names the job of every case."""
+    run = tmp_path / "sweep"
+    submit = subprocess.Popen(
+        ["/usr/bin/python3", str(SWEEP), "--library", "openmpi", "--settings", "default",
+         "--nodes", "2", "--tasks-per-node", "1", "--launches", str(FAILURE_LAUNCHES),
+         "--bench-args", FAILURE_OPS, "--results", str(tmp_path), "--run", "sweep",
+         "--no-report-job", "--wait", "--time", "00:10:00",
+         # SLURM would requeue the job of a dead node by itself and it would resume the same
+         # way (seen here), but only after a requeue delay of minutes: the test resubmits
+         "--sbatch-args=--no-requeue"],
+        env=cluster, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    job_dir = run / "openmpi_default_n2x1"
+    def second_launch_started():
+        assert submit.poll() is None, submit.communicate()[1]  # the sweep must still wait
+        return finished_cases(job_dir / "launch-2" / "raw.csv") >= 1
+    wait_until(second_launch_started, "launch 2")
+    job = subprocess.run(
+        ["squeue", "-h", "-o", "%A", "-n", "irr-sweep"], capture_output=True, text=True,
+        env=cluster).stdout.split()[0]
+    if failure == "cancel":
+        subprocess.run(["scancel", job], env=cluster, check=True)
+    elif failure == "time limit":  # the limit lowered below what it has used: SLURM's TIMEOUT
+        subprocess.run(["scontrol", "update", f"JobId={job}", "TimeLimit=0"], env=cluster,
+                       check=True)
+    else:  # the job's second node dies: its slurmd and every process on it
+        nodes = subprocess.run(["squeue", "-h", "-o", "%N", "-j", job], capture_output=True,
+                               text=True, env=cluster).stdout.strip()
+        second = subprocess.run(["scontrol", "show", "hostnames", nodes], capture_output=True,
+                                text=True, env=cluster).stdout.split()[1]
+        tag = subprocess.run(["md5sum"], input=cluster["directory"], capture_output=True,
+                             text=True).stdout[:6]
+        namespace = f"irr-{tag}-{second}"
+
+        def alive():
+            return subprocess.run(["ip", "netns", "pids", namespace], capture_output=True,
+                                  text=True).stdout.split()
+        for _ in range(50):  # processes may end (or start) meanwhile
+            if not alive():
+                break
+            subprocess.run(["kill", "-9", *alive()], capture_output=True)
+            time.sleep(0.1)
+        assert not alive(), f"{second} still has processes"
+    _, err = submit.communicate(timeout=300)
+    requeued = False  # --no-requeue: every failure ends the job; slurm/sweep --resume goes on
+    if not requeued:
+        assert submit.returncode == 1 and f"slurm/sweep --resume {run}" in err, err
+        state = subprocess.run(["scontrol", "show", "job", job], capture_output=True,
+                               text=True, env=cluster).stdout
+        # SLURM's state: CANCELLED, TIMEOUT, or FAILED when the batch script ended (its srun
+        # killed) before slurmctld recorded why; the job's log says why in every case
+        controller = (Path(cluster["directory"]) / "slurmctld.log").read_text()
+        expected = {"cancel": ("CANCELLED", f"_slurm_rpc_kill_job: REQUEST_KILL_JOB JobId={job}"),
+                    # TIMEOUT at slurmctld's next check, or FAILED when the job's next
+                    # srun is refused first ("Job/step already completing")
+                    "time limit": ("TIMEOUT", f"setting time_limit to 0 for JobId={job}"),
+                    "node dies": ("NODE_FAIL", "")}[failure]
+        assert f"JobState={expected[0]}" in state or "JobState=FAILED" in state, state
+        assert re.search(re.escape(expected[1]) + r"(?![0-9])", controller), controller[-3000:]
+        kept = [k for k in range(1, FAILURE_LAUNCHES + 1)
+                if finished_cases(job_dir / f"launch-{k}" / "raw.csv") == 4]
+        assert kept[:2] == [1, 2] and len(kept) < FAILURE_LAUNCHES, "finished launches kept"
+    if failure == "node dies":  # SLURM must see it down before the resumed job is placed
+        wait_until(lambda: "down" in subprocess.run(
+            ["sinfo", "-h", "-n", second, "-o", "%T"], capture_output=True, text=True,
+            env=cluster).stdout, f"{second} marked down", timeout=60)
+    resumed = sweep("--resume", run, "--time", "00:10:00", "--wait", env=cluster)
+    assert resumed.returncode == 0, resumed.stderr + job_logs(run)
+    assert ("0 job(s) to finish, 1 done" if requeued else "1 job(s) to finish, 0 done") \
+        in resumed.stderr
+    jobs = set()
+    for k in range(1, FAILURE_LAUNCHES + 1):
+        meta, rows = read(job_dir / f"launch-{k}" / "raw.csv")
+        assert {r["status"] for r in rows} == {"ok"} and len(rows) == 4 * 5  # each case once
+        jobs.add((meta["env.SLURM_JOB_ID"], meta.get("env.SLURM_RESTART_COUNT", "0")))
+    assert (job, "0") in jobs and len(jobs) == 2, jobs  # the failed job, the one that resumed
+    page = (run / "report.html").read_text()
+    assert "cases by job" in page
+    for other, restart in jobs:
+        label = f"SLURM job {other}" + (f" (restart {restart})" if restart != "0" else "")
+        assert f"{label}: 4 cases" in page, label
