@@ -1,20 +1,11 @@
 #include "operation_table.hpp"
 
-#include <sstream>
-#include <stdexcept>
+#include "tsv_table.hpp"
 
 namespace irr::formats {
 namespace {
 
 #include "operations_tsv.inc"  // generated: constexpr const char* kOperationsTsv = R"(...)";
-
-std::vector<std::string> SplitTabs(const std::string& line) {
-  std::vector<std::string> fields;
-  std::stringstream in(line);
-  std::string field;
-  while (std::getline(in, field, '\t')) fields.push_back(field);
-  return fields;
-}
 
 std::string JsonString(const std::string& s) {
   std::string out = "\"";
@@ -47,20 +38,7 @@ const std::vector<std::string>& OperationColumns() {
 const std::vector<Operation>& Operations() {
   static const std::vector<Operation> table = [] {
     std::vector<Operation> rows;
-    std::stringstream in(kOperationsTsv);
-    std::string line;
-    bool header = true;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      const auto f = SplitTabs(line);
-      if (header) {
-        if (f != OperationColumns()) throw std::logic_error("operations.tsv: unexpected header");
-        header = false;
-        continue;
-      }
-      if (f.size() != OperationColumns().size()) {
-        throw std::logic_error("operations.tsv: row '" + line + "' has the wrong field count");
-      }
+    for (const auto& f : TsvRows(kOperationsTsv, OperationColumns(), "operations.tsv")) {
       rows.push_back({f[0], f[1], f[2], f[3], f[4] == "-" ? "" : f[4], f[5], f[6] == "yes", f[7]});
     }
     return rows;

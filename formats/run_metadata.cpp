@@ -1,8 +1,9 @@
 #include "run_metadata.hpp"
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
+
+#include "tsv_table.hpp"
 
 namespace irr::formats {
 namespace {
@@ -23,26 +24,11 @@ std::string CleanLibraryVersion(const std::string& raw) {
 const std::vector<EnvironmentRule>& EnvironmentRules() {
   static const std::vector<EnvironmentRule> rules = [] {
     std::vector<EnvironmentRule> parsed;
-    std::stringstream in(kEnvironmentTsv);
-    std::string line;
-    bool header = true;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      std::stringstream fields(line);
-      std::string pattern, kind;
-      std::getline(fields, pattern, '\t');
-      std::getline(fields, kind, '\t');
-      if (header) {
-        if (pattern != "pattern" || kind != "kind") {
-          throw std::logic_error("environment.tsv: unexpected header");
-        }
-        header = false;
-        continue;
+    for (const auto& f : TsvRows(kEnvironmentTsv, {"pattern", "kind", "why"}, "environment.tsv")) {
+      if (f[1] != "setting" && f[1] != "context" && f[1] != "plumbing") {
+        throw std::logic_error("environment.tsv: unknown kind '" + f[1] + "'");
       }
-      if (kind != "setting" && kind != "context" && kind != "plumbing") {
-        throw std::logic_error("environment.tsv: unknown kind '" + kind + "'");
-      }
-      parsed.push_back({pattern, kind});
+      parsed.push_back({f[0], f[1]});
     }
     return parsed;
   }();
