@@ -80,10 +80,8 @@ def resolve(launcher, library, offered=None):
             real = os.path.realpath(path)
             if not any(mark in os.path.basename(real) or mark in real.split(os.sep)
                        for mark in library.mpirun_marks):
-                others = {"openmpi": "mpirun.openmpi", "mpich": "mpiexec.mpich"}
                 raise LauncherError(
                     f"--launcher '{launcher}': {words[0]} is {real}, not {library.title}'s "
                     f"(its processes would start as separate one-rank jobs); use "
-                    f"{others.get(library.key, library.title + chr(39) + 's mpirun')}")
-        return launcher, None
+                    f"{library.mpirun}")
     return launcher, None

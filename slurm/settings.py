@@ -26,6 +26,7 @@ class Library:
     note: str = ""  # printed with every sweep over this library
     srun_mpi: tuple = ()  # srun --mpi plugins its MPI_Init speaks, the preferred first
     mpirun_marks: tuple = ()  # words in the resolved path of its own mpirun/mpiexec
+    mpirun: str = ""  # its own mpirun by an unambiguous name (Debian's 'mpirun' is Open MPI's)
 
 
 LIBRARIES = {
@@ -53,7 +54,8 @@ LIBRARIES = {
              "job, and only MPI_Gather, MPI_Scatter and the Guideline (2) side vary.",
         # Debian's Open MPI 4.1 is built with PMIx, not SLURM's PMI-2 (its MPI_Init under
         # srun --mpi=pmi2 or none fails: "...build Open MPI using --with-pmi...").
-        srun_mpi=("pmix",), mpirun_marks=("openmpi", "orterun", "orte")),
+        srun_mpi=("pmix",), mpirun_marks=("openmpi", "orterun", "orte"),
+        mpirun="mpirun.openmpi"),
     "mpich": Library(
         "mpich", "MPICH",
         (Variable("gather", "MPIR_CVAR_GATHER_INTRA_ALGORITHM",
@@ -64,7 +66,8 @@ LIBRARIES = {
                   {"auto": "internal selection", "binomial": "binomial", "nb": "nonblocking"}),
          Variable("scatterv", "MPIR_CVAR_SCATTERV_INTRA_ALGORITHM",
                   {"auto": "internal selection", "linear": "linear", "nb": "nonblocking"})),
-        {}, default_values=("auto",), srun_mpi=("pmi2",), mpirun_marks=("mpich", "hydra")),
+        {}, default_values=("auto",), srun_mpi=("pmi2",), mpirun_marks=("mpich", "hydra"),
+        mpirun="mpiexec.mpich"),
 }
 
 

@@ -136,14 +136,11 @@ NODES = 4
 YIELD_PRELOAD = ROOT / "build" / "mpich" / "tests" / "libmpich_yield_when_idle.so"
 
 
-def namespaces_and_links(directory):
-    """The network namespaces and links scripts/local-slurm made for DIRECTORY (by its tag)."""
-    made = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    made += subprocess.run(["ip", "-br", "link"], capture_output=True, text=True).stdout
-    tag = subprocess.run(["md5sum"], input=str(directory), capture_output=True,
-                         text=True).stdout[:6]
-    return [line.split()[0] for line in made.splitlines() if f"irr{tag}" in line
-            or f"irr-{tag}" in line]
+def made(directory, kind):
+    """The namespaces ('netns') or links ('link') scripts/local-slurm made, by its DIR/made.txt."""
+    path = Path(directory) / "made.txt"
+    lines = path.read_text().splitlines() if path.exists() else []
+    return [line.split()[1] for line in lines if line.split()[0] == kind]
 
 
 @pytest.fixture(scope="module")
@@ -166,13 +163,18 @@ def cluster(tmp_path_factory):
                OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_mpi_yield_when_idle="1", LD_PRELOAD=str(YIELD_PRELOAD))
     env["directory"] = str(directory)
+    names = made(directory, "netns") + made(directory, "link")
+    assert len(made(directory, "netns")) == NODES
     yield env
     stop = subprocess.run([str(LOCAL_SLURM), "stop", str(directory)], capture_output=True,
                           text=True, timeout=60)
     assert stop.returncode == 0, stop.stderr
     leftover = subprocess.run(["pgrep", "-f", str(directory)], capture_output=True, text=True)
     assert leftover.stdout.strip() == "", "daemons survived the stop"
-    assert namespaces_and_links(directory) == [], "namespaces or links survived the stop"
+    present = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    present += subprocess.run(["ip", "-br", "link"], capture_output=True, text=True).stdout
+    survivors = [name for name in names if name in re.split(r"[\s@]", present)]
+    assert survivors == [], f"namespaces or links survived the stop: {survivors}"
 
 
 def fit_values(path):
@@ -369,9 +371,8 @@ def test_a_failed_job_keeps_its_cases_and_resumes(cluster, tmp_path, failure):
                                text=True, env=cluster).stdout.strip()
         second = subprocess.run(["scontrol", "show", "hostnames", nodes], capture_output=True,
                                 text=True, env=cluster).stdout.split()[1]
-        tag = subprocess.run(["md5sum"], input=cluster["directory"], capture_output=True,
-                             text=True).stdout[:6]
-        namespace = f"irr-{tag}-{second}"
+        namespace = next(n for n in made(cluster["directory"], "netns")
+                         if n.endswith(f"-{second}"))
 
         def alive():
             return subprocess.run(["ip", "netns", "pids", namespace], capture_output=True,
