@@ -1,74 +1,20 @@
-"""The collective-algorithm settings a sweep can select, per MPI library: the variables, their
-valid values with what each algorithm is, and how a user names a setting on the command line
-("default", "gather=3", "gather=2+gatherv=3", or the variable's full name)."""
+"""The collective-algorithm settings a sweep can select, per MPI library (the catalogue is
+guidelines/irrguide/libraries.py), and how a user names a setting on the command line
+("default", "gather=3", "gather=2+gatherv=3", the variable's full name, or "tuned=FILE": the
+configuration irrtune wrote, in the library's own tuning format)."""
 import dataclasses
+import os
 import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "guidelines"))
+
+from irrguide import tuning_files  # noqa: E402
+from irrguide.libraries import LIBRARIES, Library, Variable  # noqa: E402,F401
 
 
 class SettingError(ValueError):
     """A setting the library does not have: the message lists the valid ones."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Variable:
-    key: str  # short name users type: gather, gatherv, scatter, scatterv
-    name: str  # environment variable
-    values: dict  # value -> algorithm
-
-
-@dataclasses.dataclass(frozen=True)
-class Library:
-    key: str  # intel, openmpi, mpich
-    title: str
-    variables: tuple
-    base_env: dict  # exported with any non-default setting
-    default_values: tuple = ()  # values that equal the default setting (left out of "all")
-    note: str = ""  # printed with every sweep over this library
-    srun_mpi: tuple = ()  # srun --mpi plugins its MPI_Init speaks, the preferred first
-    mpirun_marks: tuple = ()  # words in the resolved path of its own mpirun/mpiexec
-    mpirun: str = ""  # its own mpirun by an unambiguous name (Debian's 'mpirun' is Open MPI's)
-
-
-LIBRARIES = {
-    "intel": Library(
-        "intel", "Intel MPI",
-        (Variable("gather", "I_MPI_ADJUST_GATHER",
-                  {"1": "binomial", "2": "topology-aware binomial", "3": "Shumilin's",
-                   "4": "binomial with segmentation"}),
-         Variable("gatherv", "I_MPI_ADJUST_GATHERV",
-                  {"1": "linear", "2": "topology-aware linear", "3": "k-nomial"}),
-         Variable("scatter", "I_MPI_ADJUST_SCATTER",
-                  {"1": "binomial", "2": "topology-aware binomial", "3": "Shumilin's"}),
-         Variable("scatterv", "I_MPI_ADJUST_SCATTERV",
-                  {"1": "linear", "2": "topology-aware linear"})),
-        {}, srun_mpi=("pmi2", "pmix")),
-    "openmpi": Library(
-        "openmpi", "Open MPI",
-        (Variable("gather", "OMPI_MCA_coll_tuned_gather_algorithm",
-                  {"1": "basic_linear", "2": "binomial", "3": "linear_sync"}),
-         Variable("scatter", "OMPI_MCA_coll_tuned_scatter_algorithm",
-                  {"1": "basic_linear", "2": "binomial", "3": "linear_nb"})),
-        {"OMPI_MCA_coll_tuned_use_dynamic_rules": "1"},
-        note="Open MPI 4.1 offers no algorithm choice for MPI_Gatherv and MPI_Scatterv (coll "
-             "tuned has none; basic linear always): their columns show one algorithm in every "
-             "job, and only MPI_Gather, MPI_Scatter and the Guideline (2) side vary.",
-        # Debian's Open MPI 4.1 is built with PMIx, not SLURM's PMI-2 (its MPI_Init under
-        # srun --mpi=pmi2 or none fails: "...build Open MPI using --with-pmi...").
-        srun_mpi=("pmix",), mpirun_marks=("openmpi", "orterun", "orte"),
-        mpirun="mpirun.openmpi"),
-    "mpich": Library(
-        "mpich", "MPICH",
-        (Variable("gather", "MPIR_CVAR_GATHER_INTRA_ALGORITHM",
-                  {"auto": "internal selection", "binomial": "binomial", "nb": "nonblocking"}),
-         Variable("gatherv", "MPIR_CVAR_GATHERV_INTRA_ALGORITHM",
-                  {"auto": "internal selection", "linear": "linear", "nb": "nonblocking"}),
-         Variable("scatter", "MPIR_CVAR_SCATTER_INTRA_ALGORITHM",
-                  {"auto": "internal selection", "binomial": "binomial", "nb": "nonblocking"}),
-         Variable("scatterv", "MPIR_CVAR_SCATTERV_INTRA_ALGORITHM",
-                  {"auto": "internal selection", "linear": "linear", "nb": "nonblocking"})),
-        {}, default_values=("auto",), srun_mpi=("pmi2",), mpirun_marks=("mpich", "hydra"),
-        mpirun="mpiexec.mpich"),
-}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +30,8 @@ class Setting:
     def description(self, library):
         if not self.env:
             return f"{library.title} default selection"
+        if self.name == "tuned":
+            return "irrtune's configuration: " + " ".join(f"{k}={v}" for k, v in self.env.items())
         algorithms = []
         for part in self.name.split("+"):
             key, value = part.split("=")
@@ -97,7 +45,8 @@ def valid_text(library):
     for v in library.variables:
         parts.append(f"{v.key}={'|'.join(v.values)}")
     return (f"valid {library.title} settings: " + ", ".join(parts)
-            + "; combine with '+' (gather=2+gatherv=3); 'all' = default and each value alone")
+            + "; combine with '+' (gather=2+gatherv=3); 'all' = default and each value alone; "
+            f"tuned=FILE = irrtune's {library.tuning_file}")
 
 
 def parse_setting(library, text):
@@ -105,6 +54,11 @@ def parse_setting(library, text):
     text = text.strip()
     if text == "default":
         return Setting("default", {})
+    if text.startswith("tuned="):
+        try:
+            return Setting("tuned", tuning_files.environment(library.key, text[len("tuned="):]))
+        except tuning_files.TuningFileError as e:
+            raise SettingError(f"{text}: {e}") from None
     chosen = {}
     for part in text.split("+"):
         key, sep, value = part.partition("=")

@@ -42,6 +42,8 @@ class Analysis:
     sources: list  # [Source] of every input file
     settings: Settings
     group_by: list
+    samples: dict = dataclasses.field(default_factory=dict)  # case -> [one launch's µs]
+    simulated: dict = dataclasses.field(default_factory=dict)  # group -> simulated input?
 
 
 def add_arguments(parser):
@@ -211,12 +213,13 @@ def analyse(files, settings=None, group_by=(), require_checks=True):
         raise UserError(f"no gather or scatter operation in {', '.join(files)} "
                         f"(found only {', '.join(ignored)})")
     labels = list(dict.fromkeys(stats.index.get_level_values("group")))
-    checks, skipped = [], []
+    checks, skipped, simulated_groups = [], [], {}
     by_path = {s.path: s for s in measurements.sources}
     for group in labels:
         paths = set(measurements.reps.loc[measurements.reps["group"] == group, "source"])
         simulated = bool(paths) and all(
             by_path[p].metadata.get("simulated", "no").startswith("yes") for p in paths)
+        simulated_groups[group] = simulated
         _check_launches(group, [by_path[p] for p in files if p in paths], simulated, settings,
                         notes)
         outcome = check_group(group, stats.xs(group, level="group"), samples, settings.stat,
@@ -236,4 +239,5 @@ def analyse(files, settings=None, group_by=(), require_checks=True):
                        build_tables(group, stats.xs(group, level="group"),
                                     [c for c in checks if c.group == group], settings.stat,
                                     settings.all_ops)))
-    return Analysis(groups, checks, skipped, notes, stats, measurements.sources, settings, keys)
+    return Analysis(groups, checks, skipped, notes, stats, measurements.sources, settings, keys,
+                    samples, simulated_groups)

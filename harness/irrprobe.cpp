@@ -1,0 +1,174 @@
+// irrprobe: which algorithm did the MPI library run? A collective's communication tree shows in
+// who has to wait for whom: one rank enters the collective late (by --delay-ms), and every rank
+// whose call lasts longer than half that delay was waiting for it, directly or through the
+// tree. For each operation and block size, each rank is delayed once; the resulting sets (the
+// "signature") tell a linear gather (only the root waits) from a binomial one (a delayed rank's
+// ancestors wait) from a synchronized linear one (the ranks after it in the root's order wait).
+// Used to prove that a tuning file makes the library select what it says (irrtune).
+//
+//   irrprobe [--ops MPI_Gather,MPI_Scatter,MPI_Gatherv,MPI_Scatterv] [--b 1,1000]
+//            [--delay-ms 80] [--root R]
+// Rank 0 prints, per operation and b: op, b, bytes per process, signature
+// ("d>r,r;..." for each delayed rank d the ranks that waited for it, root included).
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Options {
+  std::vector<std::string> ops{"MPI_Gather", "MPI_Scatter", "MPI_Gatherv", "MPI_Scatterv"};
+  std::vector<long> blocks{1, 1000};
+  int delay_ms = 80;
+  int root = -1;  // default floor(p/2), the paper's root
+};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, ',')) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+bool known_op(const std::string& op) {
+  return op == "MPI_Gather" || op == "MPI_Scatter" || op == "MPI_Gatherv" || op == "MPI_Scatterv";
+}
+
+// Parses the options; an error message (empty when fine).
+std::string parse(int argc, char** argv, Options& options) {
+  for (int i = 1; i < argc; ++i) {
+    std::string flag = argv[i];
+    if (i + 1 >= argc) return flag + ": needs a value (see the top of harness/irrprobe.cpp)";
+    std::string value = argv[++i];
+    char* end = nullptr;
+    if (flag == "--ops") {
+      options.ops = split(value);
+      for (const auto& op : options.ops) {
+        if (!known_op(op)) {
+          return "--ops: unknown operation '" + op +
+                 "'; valid: MPI_Gather, MPI_Scatter, MPI_Gatherv, MPI_Scatterv";
+        }
+      }
+    } else if (flag == "--b") {
+      options.blocks.clear();
+      for (const auto& part : split(value)) {
+        long b = std::strtol(part.c_str(), &end, 10);
+        if (*end != '\0' || b < 1 || b > (1L << 26)) {
+          return "--b: '" + part + "' is not a block size in 1..67108864 elements";
+        }
+        options.blocks.push_back(b);
+      }
+    } else if (flag == "--delay-ms") {
+      long delay = std::strtol(value.c_str(), &end, 10);
+      if (*end != '\0' || delay < 5 || delay > 10000) {
+        return "--delay-ms: '" + value + "' is not a delay in 5..10000 ms";
+      }
+      options.delay_ms = static_cast<int>(delay);
+    } else if (flag == "--root") {
+      long root = std::strtol(value.c_str(), &end, 10);
+      if (*end != '\0' || root < 0) return "--root: '" + value + "' is not a rank";
+      options.root = static_cast<int>(root);
+    } else {
+      return "unknown option '" + flag + "' (valid: --ops, --b, --delay-ms, --root)";
+    }
+  }
+  return "";
+}
+
+// One call of the operation with b MPI_INT per process (regular counts for the v-forms too).
+void run(const std::string& op, int b, int root, std::vector<int>& block, std::vector<int>& all,
+         const std::vector<int>& counts, const std::vector<int>& displacements) {
+  if (op == "MPI_Gather") {
+    MPI_Gather(block.data(), b, MPI_INT, all.data(), b, MPI_INT, root, MPI_COMM_WORLD);
+  } else if (op == "MPI_Scatter") {
+    MPI_Scatter(all.data(), b, MPI_INT, block.data(), b, MPI_INT, root, MPI_COMM_WORLD);
+  } else if (op == "MPI_Gatherv") {
+    MPI_Gatherv(block.data(), b, MPI_INT, all.data(), counts.data(), displacements.data(), MPI_INT,
+                root, MPI_COMM_WORLD);
+  } else {
+    MPI_Scatterv(all.data(), counts.data(), displacements.data(), MPI_INT, block.data(), b, MPI_INT,
+                 root, MPI_COMM_WORLD);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  Options options;
+  std::string error = parse(argc, argv, options);
+  if (error.empty() && options.root >= size) {
+    error = "--root: " + std::to_string(options.root) + " is not a rank of " +
+            std::to_string(size) + " processes";
+  }
+  if (!error.empty()) {
+    if (rank == 0) std::fprintf(stderr, "irrprobe: %s\n", error.c_str());
+    MPI_Finalize();
+    return 2;
+  }
+  int root = options.root >= 0 ? options.root : size / 2;
+  double threshold = options.delay_ms / 2000.0;  // seconds: half the delay
+  if (rank == 0) {
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    std::string first_line(version, std::string(version).find('\n') == std::string::npos
+                                        ? std::string(version).size()
+                                        : std::string(version).find('\n'));
+    std::printf("# irrprobe p=%d root=%d delay_ms=%d library=%s\n", size, root, options.delay_ms,
+                first_line.c_str());
+    std::printf("op\tb\tbytes_per_process\tsignature\n");
+  }
+  for (const auto& op : options.ops) {
+    for (long b_long : options.blocks) {
+      int b = static_cast<int>(b_long);
+      std::vector<int> block(b, rank), all(static_cast<size_t>(b) * size, 0);
+      std::vector<int> counts(size, b), displacements(size);
+      for (int i = 0; i < size; ++i) displacements[i] = i * b;
+      // Warm-up: connections and buffers are set up before anything is timed.
+      for (int i = 0; i < 3; ++i) {
+        run(op, b, root, block, all, counts, displacements);
+      }
+      std::string signature;
+      for (int delayed = 0; delayed < size; ++delayed) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == delayed) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(options.delay_ms));
+        }
+        double start = MPI_Wtime();
+        run(op, b, root, block, all, counts, displacements);
+        double waited = MPI_Wtime() - start;
+        std::vector<double> times(size);
+        MPI_Gather(&waited, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (rank == 0) {
+          signature += (delayed ? ";" : "") + std::to_string(delayed) + ">";
+          std::string waiting;
+          for (int r = 0; r < size; ++r) {
+            if (r != delayed && times[r] > threshold) {
+              waiting += (waiting.empty() ? "" : ",") + std::to_string(r);
+            }
+          }
+          signature += waiting;
+        }
+      }
+      if (rank == 0) {
+        std::printf("%s\t%d\t%ld\t%s\n", op.c_str(), b, 4L * b, signature.c_str());
+        std::fflush(stdout);
+      }
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}
