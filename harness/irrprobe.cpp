@@ -9,7 +9,7 @@
 //   irrprobe [--ops MPI_Gather,MPI_Scatter,MPI_Gatherv,MPI_Scatterv] [--b 1,1000]
 //            [--delay-ms 80] [--root R]
 // Rank 0 prints, per operation and b: op, b, bytes per process, signature
-// ("d>r,r;..." for each delayed rank d the ranks that waited for it, root included).
+// ("d>r,r;..." for each delayed non-root rank d the ranks that waited for it, root included).
 #include <mpi.h>
 
 #include <chrono>
@@ -143,6 +143,9 @@ int main(int argc, char** argv) {
       }
       std::string signature;
       for (int delayed = 0; delayed < size; ++delayed) {
+        // A late root tells nothing about the tree (eager senders need not wait for it) and
+        // makes the signature depend on transport buffers: only non-roots are delayed.
+        if (delayed == root) continue;
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == delayed) {
           std::this_thread::sleep_for(std::chrono::milliseconds(options.delay_ms));
@@ -153,7 +156,7 @@ int main(int argc, char** argv) {
         std::vector<double> times(size);
         MPI_Gather(&waited, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         if (rank == 0) {
-          signature += (delayed ? ";" : "") + std::to_string(delayed) + ">";
+          signature += (signature.empty() ? "" : ";") + std::to_string(delayed) + ">";
           std::string waiting;
           for (int r = 0; r < size; ++r) {
             if (r != delayed && times[r] > threshold) {

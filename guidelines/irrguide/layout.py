@@ -28,3 +28,9 @@ def launch_files(run_dir):
     found = [(int(name.split("-")[1]), os.path.join(run_dir, name, "raw.csv"))
              for name in os.listdir(run_dir) if LAUNCH_DIRECTORY.match(name)]
     return [path for _, path in sorted(found) if os.path.isfile(path)]
+
+
+def raw_files_below(directory):
+    """Every raw.csv in a directory or below it (a run, or a sweep of runs), sorted."""
+    return sorted(os.path.join(d, f) for d, _, names in os.walk(directory)
+                  for f in names if f == "raw.csv")

@@ -214,3 +214,12 @@ def read_files(paths):
         raise UserError(f"no successful measurement in {', '.join(paths)} (every case was "
                         "skipped or failed validation; see the status column)")
     return Measurements(reps, summaries, sources, notes)
+
+
+def read_sources(paths):
+    """The files' metadata only (no rows parsed): [Source] with empty provenance."""
+    sources = []
+    for path in paths:
+        metadata, _ = _parse_metadata(_read_lines(path))
+        sources.append(Source(path, "", metadata))
+    return sources

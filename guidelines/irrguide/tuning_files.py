@@ -206,7 +206,9 @@ def _mpich_tree(library, choices, default_tree):
             for _, p_high, ranges in shapes:
                 size_key = "comm_size=any" if p_high is None else f"comm_size<={p_high}"
                 branch[size_key] = _mpich_levels(variable, ranges, intra)
-        tree[key] = {"comm_type=intra": branch, "comm_type=any": original}
+        # MPICH 4.0 knows "=any" only for sizes: inter-communicators keep their own branch
+        tree[key] = {"comm_type=intra": branch,
+                     "comm_type=inter": original.get("comm_type=inter", original)}
     return tree
 
 

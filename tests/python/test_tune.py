@@ -1,0 +1,207 @@
+"""irrtune: the recommendation, the three tuning formats, and the round trip under both MPI
+libraries - sweep, file, re-run with the file - with proof that the library selected what the
+file says: irrprobe's signature (who waits for a delayed rank) under the file equals the one the
+library's own algorithm variable gives."""
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, rank_prefix
+
+sys.path.insert(0, str(ROOT / "guidelines"))
+from irrguide import analysis, tune, tuning_files  # noqa: E402
+from irrguide.libraries import LIBRARIES  # noqa: E402
+
+PAPER = [str(ROOT / "results" / "paper" / f"traff2017_table{i}.csv") for i in range(6, 12)]
+IRRTUNE = str(ROOT / "guidelines" / "irrtune")
+SWEEP = str(ROOT / "slurm" / "sweep")
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+
+
+def read_summary(path):
+    with open(path) as f:
+        rows = csv.DictReader(line for line in f if not line.startswith("#"))
+        return {(r["op"], r["distribution"], int(r["b"])): float(r["avg_us"]) for r in rows}
+
+
+def test_intel_lines_follow_the_reference_grammar():
+    # The reference's own forms (I_MPI_ADJUST family): <id>, <id>:<l>-<m>, <l>@<p>, lists.
+    for good in ("2", "4:0-100,5001-10000;1:101-3200;2:3201-5000;3", "1:0-2048@1-64;3",
+                 "3:4096@128"):
+        assert tuning_files.parse_intel_value(good) is not None, good
+    for bad in ("", "1:", "1;;2", "a:0-10", "1:10-5", "1:0-10@8-4", "1:0-10@"):
+        assert tuning_files.parse_intel_value(bad) is None, bad
+    ranges = [tuning_files.Range(0, 99, "1"), tuning_files.Range(100, None, "default")]
+    intel = LIBRARIES["intel"]
+    text = tuning_files.write("intel", [(intel.variables[0], {16: ranges}),
+                                        (intel.variables[1], {16: [tuning_files.Range(
+                                            0, None, "3")]})], ["t"])
+    assert 'I_MPI_ADJUST_GATHER="1:0-99;0:100-2147483647"' in text
+    assert 'I_MPI_ADJUST_GATHERV="3"' in text
+    # two process counts: @p-q conditions split at the geometric midpoint of 16 and 64 (32)
+    text = tuning_files.write("intel", [(intel.variables[0], {16: ranges, 64: ranges[:1]})], [])
+    assert '"1:0-99@1-32;0:100-2147483647@1-32;1:0-99@33-2147483647"' in text
+
+
+def test_paper_settings_recommendation_matches_the_tables(tmp_path):
+    """Tables 6-11 (Intel MPI 2017.2, p = 6400): summary input, decided by the threshold."""
+    rec = tune.recommend(PAPER, analysis.Settings(stat=["avg"]))
+    table6, table7 = read_summary(PAPER[0]), read_summary(PAPER[1])
+    cell = next(c for c in rec.cells if c.variable.op == "MPI_Gather"
+                and (c.distribution, c.b) == ("same", 1))
+    # Table 7 (binomial) against Table 6 (default), read from the files: 143225 / 286.35
+    assert cell.best.value == "1" and cell.chosen == "1"
+    expected = table6[("MPI_Gather", "same", 1)] / table7[("MPI_Gather", "same", 1)]
+    assert math.isclose(cell.over_default.ratio, expected, rel_tol=1e-9)
+    assert cell.size == 4  # Intel: one process's block, b = 1 int
+    choices = {v.name: by_p[6400] for v, by_p in rec.choices}
+    # MPI_Gatherv has no size in Intel's rules: one value, the k-nomial of Tables 9-11
+    assert [r.value for r in choices["I_MPI_ADJUST_GATHERV"]] == ["3"]
+    lines = [line for line in tuning_files.write("intel", rec.choices, []).splitlines()
+             if line.startswith("I_MPI_ADJUST")]
+    for line in lines:
+        assert tuning_files.parse_intel_value(line.split("=", 1)[1].strip('"')) is not None
+    # the committed recommendation is this one (scripts/paper-reports)
+    committed = ROOT / "results" / "paper" / "intel-6400-settings" / "tuned-intel.env"
+    assert [line for line in committed.read_text().splitlines()
+            if line.startswith("I_MPI_ADJUST")] == lines
+
+
+def test_bad_input_exits_2(tmp_path):
+    one = subprocess.run([IRRTUNE, PAPER[0]], capture_output=True, text=True)
+    assert one.returncode == 2 and "one setting only" in one.stderr
+    mixed = tmp_path / "mpich.csv"
+    mixed.write_text(open(PAPER[1]).read().replace("library=Intel MPI 2017.2",
+                                                   "library=MPICH Version: 4.0.2"))
+    both = subprocess.run([IRRTUNE, PAPER[0], PAPER[2], str(mixed)], capture_output=True,
+                          text=True)
+    assert both.returncode == 2 and "different libraries" in both.stderr
+    unknown = tmp_path / "unknown.csv"
+    unknown.write_text(open(PAPER[1]).read().replace("I_MPI_ADJUST_GATHERV=1",
+                                                     "I_MPI_ADJUST_GATHERV=9"))
+    bad = subprocess.run([IRRTUNE, PAPER[0], str(unknown)], capture_output=True, text=True)
+    assert bad.returncode == 2 and "I_MPI_ADJUST_GATHERV=9" in bad.stderr
+    broken = tmp_path / "tuned-intel.env"
+    broken.write_text('I_MPI_ADJUST_GATHER="1:0-"\n')
+    sweep = subprocess.run([SWEEP, "--library", "intel", "--settings", f"tuned={broken}",
+                            "--dry-run"], capture_output=True, text=True)
+    assert sweep.returncode == 2 and "line 1" in sweep.stderr
+
+
+# --------------------------------------------------------------------- under the libraries
+# MPICH's 'nb' algorithms run its nonblocking collective; these make that one a flat tree
+# (k-nomial with k = p), so that a nonblocking gather or scatter shows a signature of its own.
+MPICH_NB_MARKER = {"MPIR_CVAR_IGATHER_INTRA_ALGORITHM": "tsp_tree",
+                   "MPIR_CVAR_IGATHER_TREE_KVAL": "4",
+                   "MPIR_CVAR_ISCATTER_INTRA_ALGORITHM": "tsp_tree",
+                   "MPIR_CVAR_ISCATTER_TREE_KVAL": "4"}
+
+
+def probe(library, env, b, ops=("MPI_Gather", "MPI_Scatter")):
+    """{(op, b): signature} of irrprobe on 4 processes under the given environment."""
+    binary = ROOT / "build" / library / "harness" / "irrprobe"
+    if not binary.exists():
+        pytest.skip(f"{binary} not built (scripts/build {library})")
+    launcher = (["mpirun.openmpi", "--oversubscribe", "--mca", "mpi_yield_when_idle", "1", "-np"]
+                if library == "openmpi" else ["mpiexec.mpich", "-n"])
+    run_env = dict(ENV, **(MPICH_NB_MARKER if library == "mpich" else {}), **env)
+    done = subprocess.run(launcher + ["4"] + rank_prefix(library) + [
+        str(binary), "--ops", ",".join(ops), "--b", ",".join(map(str, b))],
+        capture_output=True, text=True, env=run_env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("\t") for line in done.stdout.splitlines()[2:]]
+    return {(op, int(size)): signature for op, size, _, signature in rows}
+
+
+def algorithm_env(library, variable, value):
+    env = dict(LIBRARIES[library].base_env)
+    if value != "default":
+        env[variable.name] = value
+    return env
+
+
+# Size semantics: the boundary of a generated file falls exactly where libraries.py says the
+# library measures its message size (b = 499 and 500 at p = 4 around 8000 bytes for Open MPI's
+# whole buffer, 2000 elements for MPICH's count x p).
+SEMANTICS = {"openmpi": ("2", "3", 8000), "mpich": ("nb", "binomial", 2000)}
+
+
+@pytest.mark.parametrize("library", ["openmpi", pytest.param("mpich", marks=pytest.mark.slow)])
+def test_a_generated_file_selects_by_the_documented_size(library, tmp_path):
+    below, above, boundary = SEMANTICS[library]
+    gather = LIBRARIES[library].variable_for("MPI_Gather")
+    ranges = [tuning_files.Range(0, boundary - 1, below),
+              tuning_files.Range(boundary, None, above)]
+    path = tmp_path / LIBRARIES[library].tuning_file
+    path.write_text(tuning_files.write(library, [(gather, {4: ranges})], ["test"]))
+    env = tuning_files.environment(library, str(path))
+    sizes = (1, 499, 500, 501)  # elements per process
+    tuned = probe(library, env, sizes, ops=("MPI_Gather",))
+    references = {v: probe(library, algorithm_env(library, gather, v), sizes, ops=("MPI_Gather",))
+                  for v in (below, above)}
+    assert references[below][("MPI_Gather", 1)] != references[above][("MPI_Gather", 1)]
+    for b in sizes:
+        size = {"openmpi": 4 * b * 4, "mpich": b * 4}[library]
+        expected = below if size < boundary else above
+        assert tuned[("MPI_Gather", b)] == references[expected][("MPI_Gather", b)], (b, tuned)
+
+
+def sweep(library, run, results, settings, launches):
+    done = subprocess.run(
+        [SWEEP, "--local", "--library", library, "--tasks-per-node", "4", "--launches",
+         str(launches), "--settings", settings, "--results", str(results), "--run", run,
+         "--bench-args", "--ops MPI_Gather,MPI_Gatherv,MPI_Scatter,MPI_Scatterv --dists same "
+         "--b 1,100 --nrep 15 --warmup 3"], capture_output=True, text=True, env=ENV,
+        timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return results / run
+
+
+ROUND_TRIP = {"openmpi": "default,gather=1+scatter=1,gather=2+scatter=2,gather=3+scatter=3",
+              "mpich": "default,gather=nb+scatter=nb+gatherv=nb"}
+
+
+@pytest.mark.parametrize("library", ["openmpi", pytest.param("mpich", marks=pytest.mark.slow)])
+def test_sweep_file_rerun_round_trip(library, tmp_path):
+    first = sweep(library, "sweep", tmp_path, ROUND_TRIP[library], 5)
+    tuning = first / LIBRARIES[library].tuning_file
+    # the sweep's report starts with the recommendation, its file and link
+    html = (first / "report.html").read_text()
+    assert html.index("Recommended settings") < html.index("<h2>Violations")
+    assert f'href="{tuning.name}"' in html and (first / "recommendation.csv").exists()
+    rec_rows = list(csv.DictReader(open(first / "recommendation.csv")))
+    assert {r["op"] for r in rec_rows} >= {"MPI_Gather", "MPI_Scatter"}
+    if library == "mpich":
+        tree = json.loads(tuning.read_text())
+        assert "collective=bcast" in tree  # MPICH's whole built-in tree, ours in it
+    second = sweep(library, "rerun", tmp_path, f"default,tuned={tuning}", 5)
+    # the re-run recorded the file as its setting
+    raw = (second / f"{library}_tuned_n1x4" / "launch-1" / "raw.csv").read_text()
+    assert str(tuning) in raw
+    # proof of selection: under the file, each operation and size shows the signature of the
+    # algorithm the file chose for it
+    env = tuning_files.environment(library, str(tuning))
+    tuned = probe(library, env, (1, 100))
+    for row in rec_rows:
+        if row["op"] not in ("MPI_Gather", "MPI_Scatter"):
+            continue
+        variable = LIBRARIES[library].variable_for(row["op"])
+        reference = probe(library, algorithm_env(library, variable, row["chosen_value"]),
+                          (int(row["b"]),), ops=(row["op"],))
+        key = (row["op"], int(row["b"]))
+        assert tuned[key] == reference[key], (row, tuned, reference)
+    # both runs together: tuned beside the default and the per-cell best, within noise of it
+    out = tmp_path / "together"
+    done = subprocess.run([IRRTUNE, str(first), str(second), "--out", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(open(out / "recommendation.csv")))
+    assert rows and all(r["tuned_us"] for r in rows)
+    slower = [r for r in rows if r["tuned_significantly_slower"] == "yes"
+              and float(r["ratio_tuned_best"]) > 1.05]
+    assert not slower, slower
