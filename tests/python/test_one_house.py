@@ -69,6 +69,7 @@ def test_guideline_families_and_plot_colours_come_from_the_table():
     [IRRMODEL], ["mpirun.openmpi", "--oversubscribe", "-np", 1, IRRBENCH],
     ["mpirun.openmpi", "--oversubscribe", "-np", 1, IRRFIT],
     ["/usr/bin/python3", ROOT / "guidelines" / "irrcheck"],
+    ["/usr/bin/python3", ROOT / "guidelines" / "irrtune"],
     ["/usr/bin/python3", ROOT / "analysis" / "irrplot"],
     ["/usr/bin/python3", ROOT / "slurm" / "sweep"],
     ["/usr/bin/python3", ROOT / "scripts" / "simulate"],

@@ -162,13 +162,13 @@ def sweep(library, run, results, settings, launches):
     return results / run
 
 
-ROUND_TRIP = {"openmpi": "default,gather=1+scatter=1,gather=2+scatter=2,gather=3+scatter=3",
+ROUND_TRIP = {"openmpi": "default,gather=1+scatter=3,gather=3+scatter=1",
               "mpich": "default,gather=nb+scatter=nb+gatherv=nb"}
 
 
 @pytest.mark.parametrize("library", ["openmpi", pytest.param("mpich", marks=pytest.mark.slow)])
 def test_sweep_file_rerun_round_trip(library, tmp_path):
-    first = sweep(library, "sweep", tmp_path, ROUND_TRIP[library], 5)
+    first = sweep(library, "sweep", tmp_path, ROUND_TRIP[library], 4)
     tuning = first / LIBRARIES[library].tuning_file
     # the sweep's report starts with the recommendation, its file and link
     html = (first / "report.html").read_text()
@@ -179,7 +179,7 @@ def test_sweep_file_rerun_round_trip(library, tmp_path):
     if library == "mpich":
         tree = json.loads(tuning.read_text())
         assert "collective=bcast" in tree  # MPICH's whole built-in tree, ours in it
-    second = sweep(library, "rerun", tmp_path, f"default,tuned={tuning}", 5)
+    second = sweep(library, "rerun", tmp_path, f"default,tuned={tuning}", 4)
     # the re-run recorded the file as its setting
     raw = (second / f"{library}_tuned_n1x4" / "launch-1" / "raw.csv").read_text()
     assert str(tuning) in raw
