@@ -106,7 +106,7 @@ def main(argv=None):
     # Reproducible SVGs: no date, fixed ids, so committed plots only change with the data.
     matplotlib.rcParams["svg.hashsalt"] = "irrplot"
     try:
-        files = inputs.find_files(options.inputs)
+        files = layout.find_files(options.inputs)
         valid = operations.measurable()
         unknown = [op for op in options.ops if op not in valid]
         if unknown:

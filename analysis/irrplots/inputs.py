@@ -1,27 +1,7 @@
-"""Which files a user means (raw.csv files or directories holding them, e.g. a SLURM sweep's run
-directory) and their analysis - irrcheck's own loading, grouping and checking (irrguide.analysis,
+"""The analysis of the files a user means (irrguide.layout.find_files: raw.csv files or
+directories holding them) - irrcheck's own loading, grouping and checking (irrguide.analysis,
 called directly), so tables and plots agree."""
-import os
-
-from irrguide import UserError, analysis
-
-
-def find_files(paths):
-    """raw.csv files: given ones as they are, directories searched recursively (sorted)."""
-    files = []
-    for path in paths:
-        if os.path.isdir(path):
-            found = sorted(os.path.join(d, f) for d, _, names in os.walk(path)
-                           for f in names if f == "raw.csv")
-            if not found:
-                raise UserError(f"{path}: no raw.csv below this directory (irrbench writes "
-                                "results/<run>/raw.csv)")
-            files += found
-        elif os.path.exists(path):
-            files.append(path)
-        else:
-            raise UserError(f"{path}: no such file or directory")
-    return files
+from irrguide import analysis
 
 
 def analysed(files, check_args=()):

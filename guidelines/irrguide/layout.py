@@ -34,3 +34,21 @@ def raw_files_below(directory):
     """Every raw.csv in a directory or below it (a run, or a sweep of runs), sorted."""
     return sorted(os.path.join(d, f) for d, _, names in os.walk(directory)
                   for f in names if f == "raw.csv")
+
+
+def find_files(paths):
+    """Result files: given ones as they are, directories searched recursively (sorted)."""
+    from . import UserError
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            found = raw_files_below(path)
+            if not found:
+                raise UserError(f"{path}: no raw.csv below this directory (irrbench writes "
+                                "results/<run>/raw.csv)")
+            files += found
+        elif os.path.exists(path):
+            files.append(path)
+        else:
+            raise UserError(f"{path}: no such file or directory")
+    return files

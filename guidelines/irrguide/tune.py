@@ -232,8 +232,11 @@ def recommend(files, settings=None, mpich_library=None):
         raise UserError("no settings to compare: the files hold only tuned runs")
     for (p, nodes), by_setting in sorted(shapes.items()):
         if len(by_setting) < 2:
-            raise UserError(f"p={p}, nodes={nodes}: one setting only ({next(iter(by_setting))}):"
-                            " a recommendation compares several (slurm/sweep --settings all)")
+            beside = (" beside the tuned run: give the sweep it came from too (irrtune SWEEP "
+                      "RERUN) for the per-cell best" if (p, nodes) in tuned_groups else
+                      ": a recommendation compares several (slurm/sweep --settings all)")
+            raise UserError(f"p={p}, nodes={nodes}: one setting only "
+                            f"({next(iter(by_setting))}){beside}")
         if "default" not in by_setting:
             raise UserError(f"p={p}, nodes={nodes}: no run with the default setting among "
                             f"{', '.join(by_setting)}: the default is what a choice must beat")

@@ -17,21 +17,6 @@ then re-run the sweep with the file: slurm/sweep --library L --settings all,tune
 exit status: 0 recommended, 2 bad input (one setting, mixed libraries, unknown settings)."""
 
 
-def files_of(inputs):
-    files = []
-    for item in inputs:
-        if os.path.isdir(item):
-            found = layout.raw_files_below(item)
-            if not found:
-                raise UserError(f"{item}: no raw.csv in it or below it")
-            files += found
-        elif os.path.isfile(item):
-            files.append(item)
-        else:
-            raise UserError(f"{item}: no such file or directory")
-    return files
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="irrtune", description=__doc__, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -47,7 +32,7 @@ def main(argv=None):
     options = parser.parse_args(sys.argv[1:] if argv is None else argv)
     settings = analysis.settings_from(options, parser)
     try:
-        rec = tune.recommend(files_of(options.inputs), settings)
+        rec = tune.recommend(layout.find_files(options.inputs), settings)
         library_file = tune.LIBRARIES[rec.library].tuning_file
         if options.out:
             os.makedirs(options.out, exist_ok=True)
