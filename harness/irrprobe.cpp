@@ -1,7 +1,7 @@
 // irrprobe: which algorithm did the MPI library run? A collective's communication tree shows in
 // who has to wait for whom: one rank enters the collective late (by --delay-ms), and every rank
 // whose call lasts longer than half that delay was waiting for it, directly or through the
-// tree. For each operation and block size, each rank is delayed once; the resulting sets (the
+// tree. For each operation and block size, each non-root rank is delayed once; the sets (the
 // "signature") tell a linear gather (only the root waits) from a binomial one (a delayed rank's
 // ancestors wait) from a synchronized linear one (the ranks after it in the root's order wait).
 // Used to prove that a tuning file makes the library select what it says (irrtune).
@@ -13,75 +13,30 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cli.hpp"
+
 namespace {
 
+const std::vector<std::string> kOps{"MPI_Gather", "MPI_Scatter", "MPI_Gatherv", "MPI_Scatterv"};
+
 struct Options {
-  std::vector<std::string> ops{"MPI_Gather", "MPI_Scatter", "MPI_Gatherv", "MPI_Scatterv"};
-  std::vector<long> blocks{1, 1000};
-  int delay_ms = 80;
-  int root = -1;  // default floor(p/2), the paper's root
+  std::vector<std::string> ops = kOps;
+  std::vector<std::int64_t> blocks{1, 1000};
+  long long delay_ms = 80;
+  long long root = -1;  // default floor(p/2), the paper's root
 };
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  std::string part;
-  while (std::getline(stream, part, ',')) {
-    if (!part.empty()) parts.push_back(part);
-  }
-  return parts;
-}
-
-bool known_op(const std::string& op) {
-  return op == "MPI_Gather" || op == "MPI_Scatter" || op == "MPI_Gatherv" || op == "MPI_Scatterv";
-}
-
-// Parses the options; an error message (empty when fine).
-std::string parse(int argc, char** argv, Options& options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    if (i + 1 >= argc) return flag + ": needs a value (see the top of harness/irrprobe.cpp)";
-    std::string value = argv[++i];
-    char* end = nullptr;
-    if (flag == "--ops") {
-      options.ops = split(value);
-      for (const auto& op : options.ops) {
-        if (!known_op(op)) {
-          return "--ops: unknown operation '" + op +
-                 "'; valid: MPI_Gather, MPI_Scatter, MPI_Gatherv, MPI_Scatterv";
-        }
-      }
-    } else if (flag == "--b") {
-      options.blocks.clear();
-      for (const auto& part : split(value)) {
-        long b = std::strtol(part.c_str(), &end, 10);
-        if (*end != '\0' || b < 1 || b > (1L << 26)) {
-          return "--b: '" + part + "' is not a block size in 1..67108864 elements";
-        }
-        options.blocks.push_back(b);
-      }
-    } else if (flag == "--delay-ms") {
-      long delay = std::strtol(value.c_str(), &end, 10);
-      if (*end != '\0' || delay < 5 || delay > 10000) {
-        return "--delay-ms: '" + value + "' is not a delay in 5..10000 ms";
-      }
-      options.delay_ms = static_cast<int>(delay);
-    } else if (flag == "--root") {
-      long root = std::strtol(value.c_str(), &end, 10);
-      if (*end != '\0' || root < 0) return "--root: '" + value + "' is not a rank";
-      options.root = static_cast<int>(root);
-    } else {
-      return "unknown option '" + flag + "' (valid: --ops, --b, --delay-ms, --root)";
-    }
-  }
-  return "";
+int Fail(int rank, const std::string& message) {
+  if (rank == 0) std::fprintf(stderr, "irrprobe: error: %s\n", message.c_str());
+  MPI_Finalize();
+  return 2;
 }
 
 // One call of the operation with b MPI_INT per process (regular counts for the v-forms too).
@@ -108,17 +63,37 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   Options options;
-  std::string error = parse(argc, argv, options);
-  if (error.empty() && options.root >= size) {
-    error = "--root: " + std::to_string(options.root) + " is not a rank of " +
-            std::to_string(size) + " processes";
+  irr::cli::Parser cli("irrprobe",
+                       "irrprobe: which algorithm the MPI library ran - who waits for a late "
+                       "rank\nusage: mpirun -np P irrprobe [options]   (P >= 2)");
+  cli.Names("--ops", &options.ops, kOps, "operation", "operations to probe (default all four)");
+  cli.Ints("--b", &options.blocks, 1, "block size",
+           "elements (MPI_INT) per process (default 1,1000)");
+  cli.Int("--delay-ms", &options.delay_ms, 5, 10000,
+          "how late the delayed rank enters (default 80)");
+  cli.Int("--root", &options.root, 0, 1000000000, "the root (default floor(p/2))");
+  std::string output, error;
+  switch (cli.Parse(argc, argv, &output, &error)) {
+    case irr::cli::Parser::Outcome::kExitError:
+      return Fail(rank, error);
+    case irr::cli::Parser::Outcome::kExitSuccess:
+      if (rank == 0) std::fputs(output.c_str(), stdout);
+      MPI_Finalize();
+      return 0;
+    case irr::cli::Parser::Outcome::kRun:
+      break;
   }
-  if (!error.empty()) {
-    if (rank == 0) std::fprintf(stderr, "irrprobe: %s\n", error.c_str());
-    MPI_Finalize();
-    return 2;
+  if (options.root >= size) {
+    return Fail(rank, "--root: " + std::to_string(options.root) + " is not a rank of " +
+                          std::to_string(size) + " processes");
   }
-  int root = options.root >= 0 ? options.root : size / 2;
+  if (size < 2) return Fail(rank, "a probe needs 2 processes, this run has 1");
+  for (std::int64_t b : options.blocks) {
+    if (b > (1 << 24)) {
+      return Fail(rank, "--b: " + std::to_string(b) + " is more than 16777216 elements");
+    }
+  }
+  int root = options.root >= 0 ? static_cast<int>(options.root) : size / 2;
   double threshold = options.delay_ms / 2000.0;  // seconds: half the delay
   if (rank == 0) {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -127,12 +102,12 @@ int main(int argc, char** argv) {
     std::string first_line(version, std::string(version).find('\n') == std::string::npos
                                         ? std::string(version).size()
                                         : std::string(version).find('\n'));
-    std::printf("# irrprobe p=%d root=%d delay_ms=%d library=%s\n", size, root, options.delay_ms,
+    std::printf("# irrprobe p=%d root=%d delay_ms=%lld library=%s\n", size, root, options.delay_ms,
                 first_line.c_str());
     std::printf("op\tb\tbytes_per_process\tsignature\n");
   }
   for (const auto& op : options.ops) {
-    for (long b_long : options.blocks) {
+    for (std::int64_t b_long : options.blocks) {
       int b = static_cast<int>(b_long);
       std::vector<int> block(b, rank), all(static_cast<size_t>(b) * size, 0);
       std::vector<int> counts(size, b), displacements(size);

@@ -68,6 +68,7 @@ def test_guideline_families_and_plot_colours_come_from_the_table():
 @pytest.mark.parametrize("command", [
     [IRRMODEL], ["mpirun.openmpi", "--oversubscribe", "-np", 1, IRRBENCH],
     ["mpirun.openmpi", "--oversubscribe", "-np", 1, IRRFIT],
+    ["mpirun.openmpi", "--oversubscribe", "-np", 1, BUILD / "harness" / "irrprobe"],
     ["/usr/bin/python3", ROOT / "guidelines" / "irrcheck"],
     ["/usr/bin/python3", ROOT / "guidelines" / "irrtune"],
     ["/usr/bin/python3", ROOT / "analysis" / "irrplot"],

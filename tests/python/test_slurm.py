@@ -270,6 +270,11 @@ def test_sweep_across_nodes(cluster, tmp_path, library, launcher, nodes, setting
     # the report job: every job's tables in one report, node counts apart
     report = (run / "report.html").read_text()
     assert report.count("<table class=\"times\"") == 2 * len(chosen) * len(node_counts)
+    if len(chosen) > 1:  # a settings sweep ends with irrtune's recommendation and its file
+        assert report.index("Recommended settings") < report.index("<h2>Violations")
+        tuning = (run / catalogue.LIBRARIES[library].tuning_file).read_text()
+        if library == "openmpi":  # one rule set per process count (p = 2 and 4 on 1 or 2 nodes)
+            assert f"{len(node_counts)}  # communicator sizes" in tuning
     if len(node_counts) > 1:
         assert "nodes=1" in report and "nodes=2" in report
         checks = pd.read_csv(run / "checks.csv")

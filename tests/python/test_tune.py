@@ -48,6 +48,29 @@ def test_intel_lines_follow_the_reference_grammar():
     assert '"1:0-99@1-32;0:100-2147483647@1-32;1:0-99@33-2147483647"' in text
 
 
+def test_several_process_counts_become_the_files_own_conditions():
+    """p = 4 and 16: the boundary between them at the geometric midpoint, 8 (rules from 9)."""
+    openmpi, mpich = LIBRARIES["openmpi"], LIBRARIES["mpich"]
+    low = [tuning_files.Range(0, 7999, "2"), tuning_files.Range(8000, None, "default")]
+    high = [tuning_files.Range(0, None, "1")]
+    rules = tuning_files.write("openmpi", [(openmpi.variables[0], {4: low, 16: high})], [])
+    numbers = [line.split("#")[0].split() for line in rules.splitlines()]
+    assert [n for n in numbers if n] == [["1"], ["9"], ["2"], ["1"], ["2"], ["0", "2", "0", "0"],
+                                         ["8000", "0", "0", "0"], ["9"], ["1"],
+                                         ["0", "1", "0", "0"]]
+    tree = json.loads(tuning_files.write("mpich", [(mpich.variables[0], {
+        4: [tuning_files.Range(0, 1999, "nb"), tuning_files.Range(2000, None, "default")],
+        16: [tuning_files.Range(0, None, "nb")]})], []))
+    gather = tree["collective=gather"]
+    builtin = tuning_files.mpich_default_tree()["collective=gather"]
+    assert gather["comm_type=intra"] == {
+        "comm_size<=8": {"total_msg_size<=1999": {"algorithm=MPIR_Gather_allcomm_nb": {}},
+                         "total_msg_size=any": builtin["comm_type=intra"]},
+        "comm_size=any": {"algorithm=MPIR_Gather_allcomm_nb": {}}}
+    assert gather["comm_type=inter"] == builtin["comm_type=inter"]
+    assert tree["collective=bcast"] == tuning_files.mpich_default_tree()["collective=bcast"]
+
+
 def test_paper_settings_recommendation_matches_the_tables(tmp_path):
     """Tables 6-11 (Intel MPI 2017.2, p = 6400): summary input, decided by the threshold."""
     rec = tune.recommend(PAPER, analysis.Settings(stat=["avg"]))
@@ -205,3 +228,19 @@ def test_sweep_file_rerun_round_trip(library, tmp_path):
     slower = [r for r in rows if r["tuned_significantly_slower"] == "yes"
               and float(r["ratio_tuned_best"]) > 1.05]
     assert not slower, slower
+
+
+def test_a_slurm_sweep_exports_the_tuning_file(tmp_path):
+    """slurm/sweep --settings tuned=FILE: the job row exports what the library reads."""
+    rules = tmp_path / "tuned-openmpi.rules"
+    openmpi = LIBRARIES["openmpi"]
+    rules.write_text(tuning_files.write("openmpi", [(openmpi.variables[0], {16: [
+        tuning_files.Range(0, None, "2")]})], ["test"]))
+    done = subprocess.run([SWEEP, "--library", "openmpi", "--nodes", "2", "--tasks-per-node",
+                           "8", "--settings", f"default,tuned={rules}", "--dry-run"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    tuned = next(line for line in done.stdout.splitlines() if "\ttuned\t" in line)
+    assert tuned.endswith(f"OMPI_MCA_coll_tuned_use_dynamic_rules=1 "
+                          f"OMPI_MCA_coll_tuned_dynamic_rules_filename={rules}")
+    assert "/openmpi_tuned_n2x8" in tuned
