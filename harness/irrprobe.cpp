@@ -2,14 +2,15 @@
 // who has to wait for whom: one rank enters the collective late (by --delay-ms), and every rank
 // whose call lasts longer than half that delay was waiting for it, directly or through the
 // tree. For each operation and block size, each non-root rank is delayed once; the sets (the
-// "signature") tell a linear gather (only the root waits) from a binomial one (a delayed rank's
-// ancestors wait) from a synchronized linear one (the ranks after it in the root's order wait).
+// "signature") tell a linear gather (no one but the root waits) from a binomial one (a delayed
+// rank's ancestors wait) from a synchronized linear one (the ranks after it in the root's order
+// wait), a binomial scatter (its descendants wait) from a linear one.
 // Used to prove that a tuning file makes the library select what it says (irrtune).
 //
 //   irrprobe [--ops MPI_Gather,MPI_Scatter,MPI_Gatherv,MPI_Scatterv] [--b 1,1000]
 //            [--delay-ms 80] [--root R]
 // Rank 0 prints, per operation and b: op, b, bytes per process, signature
-// ("d>r,r;..." for each delayed non-root rank d the ranks that waited for it, root included).
+// ("d>r,r;..." for each delayed non-root rank d the other non-root ranks that waited for it).
 #include <mpi.h>
 
 #include <chrono>
@@ -134,7 +135,9 @@ int main(int argc, char** argv) {
           signature += (signature.empty() ? "" : ";") + std::to_string(delayed) + ">";
           std::string waiting;
           for (int r = 0; r < size; ++r) {
-            if (r != delayed && times[r] > threshold) {
+            // The root is left out: in a gather it waits for everyone, and in a scatter its
+            // waiting depends on transport buffers, not on the tree.
+            if (r != delayed && r != root && times[r] > threshold) {
               waiting += (waiting.empty() ? "" : ",") + std::to_string(r);
             }
           }

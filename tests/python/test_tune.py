@@ -202,7 +202,7 @@ def test_sweep_file_rerun_round_trip(library, tmp_path):
     if library == "mpich":
         tree = json.loads(tuning.read_text())
         assert "collective=bcast" in tree  # MPICH's whole built-in tree, ours in it
-    second = sweep(library, "rerun", tmp_path, f"default,tuned={tuning}", 4)
+    second = sweep(library, "rerun", tmp_path, f"tuned={tuning}", 4)
     # the re-run recorded the file as its setting
     raw = (second / f"{library}_tuned_n1x4" / "launch-1" / "raw.csv").read_text()
     assert str(tuning) in raw
@@ -210,14 +210,24 @@ def test_sweep_file_rerun_round_trip(library, tmp_path):
     # algorithm the file chose for it
     env = tuning_files.environment(library, str(tuning))
     tuned = probe(library, env, (1, 100))
-    for row in rec_rows:
-        if row["op"] not in ("MPI_Gather", "MPI_Scatter"):
-            continue
-        variable = LIBRARIES[library].variable_for(row["op"])
-        reference = probe(library, algorithm_env(library, variable, row["chosen_value"]),
-                          (int(row["b"]),), ops=(row["op"],))
-        key = (row["op"], int(row["b"]))
-        assert tuned[key] == reference[key], (row, tuned, reference)
+    chosen = {(r["op"], int(r["b"])): r["chosen_value"] for r in rec_rows
+              if r["op"] in ("MPI_Gather", "MPI_Scatter")}
+    assert set(chosen) == set(tuned)
+    # the reference: the library's own algorithm variables set to the chosen values, one launch
+    # per combination of values (the gather and scatter variables are independent)
+    values = sorted({(chosen[("MPI_Gather", b)], chosen[("MPI_Scatter", b)]) for b in (1, 100)})
+    for gather_value, scatter_value in values:
+        env_ref = algorithm_env(library, LIBRARIES[library].variable_for("MPI_Gather"),
+                                gather_value)
+        env_ref.update(algorithm_env(library, LIBRARIES[library].variable_for("MPI_Scatter"),
+                                     scatter_value))
+        reference = probe(library, env_ref, (1, 100))
+        for b in (1, 100):
+            if (chosen[("MPI_Gather", b)], chosen[("MPI_Scatter", b)]) == (gather_value,
+                                                                           scatter_value):
+                for op in ("MPI_Gather", "MPI_Scatter"):
+                    assert tuned[(op, b)] == reference[(op, b)], (op, b, chosen, tuned,
+                                                                  reference)
     # both runs together: tuned beside the default and the per-cell best, within noise of it
     out = tmp_path / "together"
     done = subprocess.run([IRRTUNE, str(first), str(second), "--out", str(out)],
