@@ -49,6 +49,7 @@ class Margin:
     p_adjusted: float = math.nan
     significant: object = None  # None: untestable (summary or one value a side)
     comparison: object = None
+    role: str = "sweep"  # "tuned": a re-run's comparison, not part of the choices' tests
 
 
 @dataclasses.dataclass
@@ -66,6 +67,7 @@ class Cell:
     chosen: str = "default"
     tuned: Candidate = None  # the re-run with the generated file, when the sweep has one
     tuned_vs_best: Margin = None
+    tuned_vs_chosen: Margin = None  # does the file reproduce the chosen setting's time?
     stat: str = "avg"
 
     @property
@@ -286,12 +288,21 @@ def recommend(files, settings=None, mpich_library=None):
                                             "tuned", "tuned", stat)
                     if cell.tuned is not None:
                         cell.tuned_vs_best = _margin(cell.tuned, cell.best, stat)
+                        cell.tuned_vs_best.role = "tuned"
                         margins.append(cell.tuned_vs_best)
                 cells.append(cell)
-    tests = _decide_margins(margins, settings.alpha)
+    # The sweep's tests decide the choices; a tuned re-run among the inputs is compared after,
+    # as its own family of tests.
+    tests = _decide_margins([m for m in margins if m.role == "sweep"], settings.alpha)
     for cell in cells:
         if cell.best.value != "default" and _faster(cell.over_default, settings.threshold):
             cell.chosen = cell.best.value
+        if cell.tuned is not None:
+            chosen = next(c for c in cell.candidates if c.value == cell.chosen)
+            cell.tuned_vs_chosen = _margin(cell.tuned, chosen, stat)
+            cell.tuned_vs_chosen.role = "tuned"
+            margins.append(cell.tuned_vs_chosen)
+    _decide_margins([m for m in margins if m.role == "tuned"], settings.alpha)
     choices = []
     for variable in library.variables:
         by_p = {}

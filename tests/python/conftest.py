@@ -68,3 +68,20 @@ def openmpi():
     if not m.binary.exists():
         pytest.fail(f"{m.binary} is not built: run scripts/build openmpi")
     return m
+
+
+def pytest_collection_modifyitems(config, items):
+    """Longest first: the pytest phase lasts as long as its busiest worker, and the SLURM
+    cluster's tests (one xdist group, ~4 minutes on one worker) started last would run alone at
+    the end. Modules with a group or slow cases go first, each module kept together (its module
+    fixtures, e.g. the cluster, are set up once)."""
+    def module_rank(item):
+        return min(0 if i.get_closest_marker("xdist_group") else
+                   1 if i.get_closest_marker("slow") else 2
+                   for i in by_module[item.module.__name__])
+
+    by_module = {}
+    for item in items:
+        by_module.setdefault(item.module.__name__, []).append(item)
+    ranks = {name: module_rank(group[0]) for name, group in by_module.items()}
+    items.sort(key=lambda item: ranks[item.module.__name__])

@@ -125,8 +125,9 @@ MPICH_NB_MARKER = {"MPIR_CVAR_IGATHER_INTRA_ALGORITHM": "tsp_tree",
                    "MPIR_CVAR_ISCATTER_TREE_KVAL": "4"}
 
 
-def probe(library, env, b, ops=("MPI_Gather", "MPI_Scatter")):
-    """{(op, b): signature} of irrprobe on 4 processes under the given environment."""
+def probe(library, env, b, ops=("MPI_Gather", "MPI_Scatter"), repeat=3):
+    """{(op, b): signature} of irrprobe on 4 processes under the given environment (each rank
+    delayed `repeat` times, the majority counts)."""
     binary = ROOT / "build" / library / "harness" / "irrprobe"
     if not binary.exists():
         pytest.skip(f"{binary} not built (scripts/build {library})")
@@ -134,7 +135,8 @@ def probe(library, env, b, ops=("MPI_Gather", "MPI_Scatter")):
                 if library == "openmpi" else ["mpiexec.mpich", "-n"])
     run_env = dict(ENV, **(MPICH_NB_MARKER if library == "mpich" else {}), **env)
     done = subprocess.run(launcher + ["4"] + rank_prefix(library) + [
-        str(binary), "--ops", ",".join(ops), "--b", ",".join(map(str, b))],
+        str(binary), "--ops", ",".join(ops), "--b", ",".join(map(str, b)), "--repeat",
+        str(repeat)],
         capture_output=True, text=True, env=run_env, timeout=120)
     assert done.returncode == 0, done.stderr
     rows = [line.split("\t") for line in done.stdout.splitlines()[2:]]
@@ -164,9 +166,10 @@ def test_a_generated_file_selects_by_the_documented_size(library, tmp_path):
     path.write_text(tuning_files.write(library, [(gather, {4: ranges})], ["test"]))
     env = tuning_files.environment(library, str(path))
     sizes = (1, 499, 500, 501)  # elements per process
-    tuned = probe(library, env, sizes, ops=("MPI_Gather",))
-    references = {v: probe(library, algorithm_env(library, gather, v), sizes, ops=("MPI_Gather",))
-                  for v in (below, above)}
+    # one measurement per delayed rank: these gather signatures were the same in every run
+    tuned = probe(library, env, sizes, ops=("MPI_Gather",), repeat=1)
+    references = {v: probe(library, algorithm_env(library, gather, v), sizes,
+                           ops=("MPI_Gather",), repeat=1) for v in (below, above)}
     assert references[below][("MPI_Gather", 1)] != references[above][("MPI_Gather", 1)]
     for b in sizes:
         size = {"openmpi": 4 * b * 4, "mpich": b * 4}[library]
@@ -179,7 +182,7 @@ def sweep(library, run, results, settings, launches):
         [SWEEP, "--local", "--library", library, "--tasks-per-node", "4", "--launches",
          str(launches), "--settings", settings, "--results", str(results), "--run", run,
          "--bench-args", "--ops MPI_Gather,MPI_Gatherv,MPI_Scatter,MPI_Scatterv --dists same "
-         "--b 1,100 --nrep 15 --warmup 3"], capture_output=True, text=True, env=ENV,
+         "--b 1,10 --nrep 15 --warmup 3"], capture_output=True, text=True, env=ENV,
         timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     return results / run
@@ -209,20 +212,20 @@ def test_sweep_file_rerun_round_trip(library, tmp_path):
     # proof of selection: under the file, each operation and size shows the signature of the
     # algorithm the file chose for it
     env = tuning_files.environment(library, str(tuning))
-    tuned = probe(library, env, (1, 100))
+    tuned = probe(library, env, (1, 10))
     chosen = {(r["op"], int(r["b"])): r["chosen_value"] for r in rec_rows
               if r["op"] in ("MPI_Gather", "MPI_Scatter")}
     assert set(chosen) == set(tuned)
     # the reference: the library's own algorithm variables set to the chosen values, one launch
     # per combination of values (the gather and scatter variables are independent)
-    values = sorted({(chosen[("MPI_Gather", b)], chosen[("MPI_Scatter", b)]) for b in (1, 100)})
+    values = sorted({(chosen[("MPI_Gather", b)], chosen[("MPI_Scatter", b)]) for b in (1, 10)})
     for gather_value, scatter_value in values:
         env_ref = algorithm_env(library, LIBRARIES[library].variable_for("MPI_Gather"),
                                 gather_value)
         env_ref.update(algorithm_env(library, LIBRARIES[library].variable_for("MPI_Scatter"),
                                      scatter_value))
-        reference = probe(library, env_ref, (1, 100))
-        for b in (1, 100):
+        reference = probe(library, env_ref, (1, 10))
+        for b in (1, 10):
             if (chosen[("MPI_Gather", b)], chosen[("MPI_Scatter", b)]) == (gather_value,
                                                                            scatter_value):
                 for op in ("MPI_Gather", "MPI_Scatter"):
@@ -235,9 +238,16 @@ def test_sweep_file_rerun_round_trip(library, tmp_path):
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(open(out / "recommendation.csv")))
     assert rows and all(r["tuned_us"] for r in rows)
-    slower = [r for r in rows if r["tuned_significantly_slower"] == "yes"
-              and float(r["ratio_tuned_best"]) > 1.05]
-    assert not slower, slower
+    # The file reproduces the time of the setting it chose, in every cell; and where the sweep
+    # established the best (chose it), tuned is within noise of that per-cell best. (Where the
+    # sweep could not tell the best from the default, it chose the default, and both runs
+    # together may still find the best faster: recommendation.txt says so.)
+    for r in rows:
+        assert not (r["tuned_slower_than_chosen"] == "yes" and
+                    float(r["ratio_tuned_chosen"]) > 1.05), r
+        if r["chosen_value"] == r["best_value"]:
+            assert not (r["tuned_significantly_slower"] == "yes" and
+                        float(r["ratio_tuned_best"]) > 1.05), r
 
 
 def test_a_slurm_sweep_exports_the_tuning_file(tmp_path):
