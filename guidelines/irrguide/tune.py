@@ -211,7 +211,7 @@ def _ranges(cells):
     return ranges
 
 
-def recommend(files, settings=None, mpich_library=None):
+def recommend(files, settings=None):
     """The Recommendation for a sweep's files (raw.csv launches, or summary CSVs)."""
     settings = settings or analysis.Settings(stat=["avg"])
     stat = settings.stat[0]
@@ -219,7 +219,7 @@ def recommend(files, settings=None, mpich_library=None):
                               require_checks=False)
     library = _library(result.sources)
     notes = []
-    shapes = {}  # (p, nodes) -> {setting label: (source, values, group)}
+    shapes = {}  # (p, nodes) -> {setting label: ({variable key: value}, group label)}
     tuned_groups = {}
     for group, sources, _ in result.groups:
         source = sources[0]
@@ -355,7 +355,7 @@ def _no_harm(cells, settings, notes):
             ratios.append((cell.default.us / mine.us, cell))
             faster = _margin(cell.default, mine, cell.stat)
             slower = _margin(mine, cell.default, cell.stat)
-            _decide_margins([faster, slower], settings.alpha)
+            _decide_margins([faster, slower], settings.alpha)  # the cell's two one-sided tests
             balance += bool(faster.significant) - bool(slower.significant)
         tested = any(c.unit != "untested" for cell in cells for c in cell.candidates)
         score = math.exp(sum(math.log(r) for r, _ in ratios) / len(ratios)) if ratios else 0
