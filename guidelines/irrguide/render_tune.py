@@ -91,10 +91,12 @@ def range_lines(rec):
                 where = (f"{r.low}-{'inf' if r.high is None else r.high} "
                          f"{SIZE_RULES[variable.size_rule][0]}" if variable.size_rule
                          else "all sizes")
-                margins = [c.default.us / c.best.us for c in cells if c.chosen == r.value]
-                margin = (f"; best over default {min(margins):.3f}-{max(margins):.3f}x in "
-                          f"{len(margins)} of {len(cells)} cells" if margins and
-                          r.value != "default" else f"; {len(cells)} cells")
+                mine = [next((x for x in c.candidates if x.value == r.value), None)
+                        for c in cells]
+                margins = [c.default.us / m.us for c, m in zip(cells, mine) if m is not None]
+                margin = (f"; {min(margins):.3f}-{max(margins):.3f}x faster than the default "
+                          f"in the {len(margins)} measured cell(s)" if margins and
+                          r.value != "default" else f"; {len(cells)} cell(s)")
                 lines.append(f"{variable.op} ({variable.name}) p={p}, {where}: "
                              f"{_algorithm(variable, r.value)}{margin}")
     return lines

@@ -297,12 +297,7 @@ def recommend(files, settings=None):
     for cell in cells:
         if cell.best.value != "default" and _faster(cell.over_default, settings.threshold):
             cell.chosen = cell.best.value
-        if cell.tuned is not None:
-            chosen = next(c for c in cell.candidates if c.value == cell.chosen)
-            cell.tuned_vs_chosen = _margin(cell.tuned, chosen, stat)
-            cell.tuned_vs_chosen.role = "tuned"
-            margins.append(cell.tuned_vs_chosen)
-    _decide_margins([m for m in margins if m.role == "tuned"], settings.alpha)
+    _note_resolution(cells, tests, settings, notes)
     choices = []
     for variable in library.variables:
         by_p = {}
@@ -316,10 +311,47 @@ def recommend(files, settings=None):
                 by_p[p] = [tuning_files.Range(0, None, _no_harm(mine, settings, notes))]
         if by_p:
             choices.append((variable, by_p))
+    # From here on a cell's choice is what the file selects for it (its size range's value, or
+    # the one value of an operation the library cannot select by size).
+    for cell in cells:
+        by_p = {v.name: c for v, c in choices}.get(cell.variable.name, {})
+        ranges = by_p.get(cell.p, [])
+        cell.chosen = next((r.value for r in ranges if not cell.variable.size_rule or (
+            r.low <= cell.size and (r.high is None or cell.size <= r.high))), cell.chosen)
+        if cell.tuned is not None:
+            chosen = next((c for c in cell.candidates if c.value == cell.chosen), cell.default)
+            cell.tuned_vs_chosen = _margin(cell.tuned, chosen, stat)
+            cell.tuned_vs_chosen.role = "tuned"
+            margins.append(cell.tuned_vs_chosen)
+    _decide_margins([m for m in margins if m.role == "tuned"], settings.alpha)
     findings = _findings(result, shapes, library)
     labels = sorted({label for by_setting in shapes.values() for label in by_setting})
     return Recommendation(library.key, stat, settings.threshold, settings.alpha, cells, choices,
                           findings, notes, labels, tests)
+
+
+def _note_resolution(cells, tests, settings, notes):
+    """Cells where the best setting beat the default in every pair of launches, yet too few
+    launches were measured for that to stand out after the correction: they stay with the
+    default, and the notes say that more launches would decide them (irrcheck's rule)."""
+    floored = {}
+    for cell in cells:
+        m = cell.over_default
+        if (m.comparison is None or m.comparison.unit != "launch" or m.significant or
+                cell.best.value == "default" or m.ratio <= 1 + settings.threshold):
+            continue
+        n1, n2 = m.comparison.n_lhs, m.comparison.n_rhs
+        if m.p_value <= ratio_test.p_value(n1 * n2, n1, n2) * (1 + 1e-9):
+            floored.setdefault((n1, n2), []).append(cell)
+    for (n1, n2), undecided in sorted(floored.items()):
+        notes.append(
+            f"{len(undecided)} cell(s) stay with the default although the best setting was "
+            f"faster in every pair of {n1} vs {n2} launches ("
+            + ", ".join(f"{c.variable.op} {c.distribution} b={c.b}: {c.best.value} "
+                        f"{c.over_default.ratio:.3f}x" for c in undecided)
+            + f"): {ratio_test.p_value(n1 * n2, n1, n2):.2g} is the smallest p-value these "
+            f"launches allow, not significant after the correction over {tests} tests; more "
+            "launches would decide them (8 a side: 1/12870)")
 
 
 def _candidate(result, key, label, value, stat):
