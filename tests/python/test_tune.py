@@ -192,7 +192,8 @@ ROUND_TRIP = {"openmpi": "default,gather=1+scatter=3,gather=3+scatter=1",
               "mpich": "default,gather=nb+scatter=nb+gatherv=nb"}
 
 
-@pytest.mark.parametrize("library", ["openmpi", pytest.param("mpich", marks=pytest.mark.slow)])
+@pytest.mark.slow  # two sweeps and their reports: about a minute
+@pytest.mark.parametrize("library", ["openmpi", "mpich"])
 def test_sweep_file_rerun_round_trip(library, tmp_path):
     # 5 launches a side: the smallest p-value, 1/252, can pass the correction over the sweep's
     # 8-14 tests (4 a side, 1/70, cannot when few cells differ)
