@@ -79,9 +79,7 @@ std::string Words(const std::vector<std::string>& items) {
 }
 
 int Fail(int rank, const std::string& message) {
-  if (rank == 0) std::fprintf(stderr, "irrbench: error: %s\n", message.c_str());
-  MPI_Finalize();
-  return 2;
+  return irr::bench::FailOnRanks("irrbench", rank, message);
 }
 
 // Runs one case at every rank; the rows for the file (valid at rank 0).
@@ -149,16 +147,9 @@ int Main(int argc, char** argv) {
   MPI_Comm_size(comm, &p);
   Options o;
   std::string output, error;
-  switch (ParseOptions(argc, argv, &o, &output, &error)) {
-    case ParseOutcome::kExitError:
-      return Fail(rank, error);
-    case ParseOutcome::kExitSuccess:
-      if (rank == 0) std::fputs(output.c_str(), stdout);
-      MPI_Finalize();
-      return 0;
-    case ParseOutcome::kRun:
-      break;
-  }
+  const int status = irr::bench::ExitStatusOfParse(ParseOptions(argc, argv, &o, &output, &error),
+                                                   "irrbench", rank, output, error);
+  if (status >= 0) return status;
   if (o.list_ops) {
     if (rank == 0) std::fputs(formats::OperationsAs(o.format).c_str(), stdout);
     MPI_Finalize();

@@ -77,9 +77,7 @@ double SelfCopy(std::vector<char>& from, std::vector<char>& to, int bytes, const
 }
 
 int Fail(int rank, const std::string& message) {
-  if (rank == 0) std::fprintf(stderr, "irrfit: error: %s\n", message.c_str());
-  MPI_Finalize();
-  return 2;
+  return irr::bench::FailOnRanks("irrfit", rank, message);
 }
 
 }  // namespace
@@ -103,16 +101,9 @@ int main(int argc, char** argv) {
   cli.Text("--out", &o.out, "write the fit (key=value lines) to FILE");
   cli.Footer(kFooter);
   std::string output, error;
-  switch (cli.Parse(argc, argv, &output, &error)) {
-    case irr::cli::Parser::Outcome::kExitError:
-      return Fail(rank, error);
-    case irr::cli::Parser::Outcome::kExitSuccess:
-      if (rank == 0) std::fputs(output.c_str(), stdout);
-      MPI_Finalize();
-      return 0;
-    case irr::cli::Parser::Outcome::kRun:
-      break;
-  }
+  const int status = irr::bench::ExitStatusOfParse(cli.Parse(argc, argv, &output, &error), "irrfit",
+                                                   rank, output, error);
+  if (status >= 0) return status;
   if (o.max_bytes < 64 || o.max_bytes > (1LL << 30)) {
     return Fail(rank, "--max-bytes: '" + std::to_string(o.max_bytes) +
                           "' is not a size in 64 .. 1073741824");

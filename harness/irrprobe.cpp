@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "metadata.hpp"
 
 namespace {
 
@@ -36,9 +37,7 @@ struct Options {
 };
 
 int Fail(int rank, const std::string& message) {
-  if (rank == 0) std::fprintf(stderr, "irrprobe: error: %s\n", message.c_str());
-  MPI_Finalize();
-  return 2;
+  return irr::bench::FailOnRanks("irrprobe", rank, message);
 }
 
 // One call of the operation with b MPI_INT per process (regular counts for the v-forms too).
@@ -78,16 +77,9 @@ int main(int argc, char** argv) {
           "measurements per delayed rank; a rank counts as waiting when it waited in most of "
           "them (default 3: one late wake-up on a busy machine does not change the signature)");
   std::string output, error;
-  switch (cli.Parse(argc, argv, &output, &error)) {
-    case irr::cli::Parser::Outcome::kExitError:
-      return Fail(rank, error);
-    case irr::cli::Parser::Outcome::kExitSuccess:
-      if (rank == 0) std::fputs(output.c_str(), stdout);
-      MPI_Finalize();
-      return 0;
-    case irr::cli::Parser::Outcome::kRun:
-      break;
-  }
+  const int status = irr::bench::ExitStatusOfParse(cli.Parse(argc, argv, &output, &error),
+                                                   "irrprobe", rank, output, error);
+  if (status >= 0) return status;
   if (options.root >= size) {
     return Fail(rank, "--root: " + std::to_string(options.root) + " is not a rank of " +
                           std::to_string(size) + " processes");

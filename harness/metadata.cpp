@@ -58,6 +58,27 @@ void NodeLayout(MPI_Comm comm, int* nodes, int* per_node, std::vector<int>* node
   if (node_starts->size() != count.size()) node_starts->clear();
 }
 
+int FailOnRanks(const std::string& tool, int rank, const std::string& message) {
+  if (rank == 0) std::fprintf(stderr, "%s: error: %s\n", tool.c_str(), message.c_str());
+  MPI_Finalize();
+  return 2;
+}
+
+int ExitStatusOfParse(irr::cli::Parser::Outcome outcome, const std::string& tool, int rank,
+                      const std::string& output, const std::string& error) {
+  switch (outcome) {
+    case irr::cli::Parser::Outcome::kExitError:
+      return FailOnRanks(tool, rank, error);
+    case irr::cli::Parser::Outcome::kExitSuccess:
+      if (rank == 0) std::fputs(output.c_str(), stdout);
+      MPI_Finalize();
+      return 0;
+    case irr::cli::Parser::Outcome::kRun:
+      break;
+  }
+  return -1;
+}
+
 std::string LibraryMismatch(const std::string& library) {
   const char* expected = std::getenv("IRRBENCH_EXPECT_LIBRARY");
   if (expected == nullptr || *expected == '\0') return "";

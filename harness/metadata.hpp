@@ -8,7 +8,17 @@
 #include <utility>
 #include <vector>
 
+#include "cli.hpp"
+
 namespace irr::bench {
+
+// How the MPI tools (irrbench, irrfit, irrprobe) leave on an error: "TOOL: error: MESSAGE" on
+// rank 0, MPI finalized; the exit status, 2.
+int FailOnRanks(const std::string& tool, int rank, const std::string& message);
+// After every rank parsed the command line: -1 to run; otherwise MPI is finalized and this is
+// the exit status (rank 0 printed --help or --version: 0; a bad option: 2).
+int ExitStatusOfParse(irr::cli::Parser::Outcome outcome, const std::string& tool, int rank,
+                      const std::string& output, const std::string& error);
 
 // MPI_Get_library_version as one line (formats::CleanLibraryVersion).
 std::string LibraryVersion();

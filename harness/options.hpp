@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
+
 namespace irr::bench {
 
 struct Options {
@@ -27,7 +29,7 @@ struct Options {
   std::string format = "tsv";  // of --list-ops
 };
 
-enum class ParseOutcome { kRun, kExitSuccess, kExitError };
+using ParseOutcome = irr::cli::Parser::Outcome;  // kRun, kExitSuccess, kExitError
 
 // Parses argv; on kExitSuccess *output is --help or --version text, on kExitError *error one
 // line naming the bad value and the valid choices. Prints nothing (rank 0 prints).
