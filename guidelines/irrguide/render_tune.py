@@ -169,7 +169,8 @@ def html(rec, file_name, file_text):
         "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in range_lines(rec)) + "</ul>"]
     if file_name:
         parts.append(f"<p>The library's own tuning file: <a href=\"{escape(file_name)}\" "
-                     f"download>{escape(file_name)}</a></p><pre class=\"tuning-file\">"
+                     f"download>{escape(file_name)}</a></p><pre class=\"tuning-file\" "
+                     "style=\"white-space: pre-wrap; overflow-wrap: anywhere\">"
                      f"{escape(file_text)}</pre>")
     if rec.findings:
         parts.append("<p>Findings for the library's developers:</p><ul class=\"findings\">"
