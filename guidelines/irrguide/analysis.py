@@ -171,9 +171,9 @@ def _note_resolution(checks, tests, settings, notes):
     floored = {}
     for c in checks:
         if c.unit == "launch" and c.violated and not c.significant and c.comparison is not None:
-            n1, n2 = c.comparison.n_lhs, c.comparison.n_rhs
-            if c.p_value <= ratio_test.p_value(n1 * n2, n1, n2) * (1 + 1e-9):
-                floored.setdefault((n1, n2), set()).add(c.test_key)
+            if c.comparison.at_floor():
+                floored.setdefault((c.comparison.n_lhs, c.comparison.n_rhs),
+                                   set()).add(c.test_key)
     for (n1, n2), keys in sorted(floored.items()):
         notes.append(f"{len(keys)} violated test(s) reached the smallest p-value {n1} vs {n2} "
                      f"launches allow ({ratio_test.p_value(n1 * n2, n1, n2):.2g}) and are not "

@@ -136,10 +136,8 @@ class Check:
         interval at `level` (alpha after the report's correction; with bh and none its lower end
         lies above 1 + slack exactly when the check is significant)."""
         self.p_adjusted, self.level = p_adjusted, level
-        self.ratio_low, self.ratio_high, self.coverage = self.comparison.interval(level)
-        if not self.comparison.testable(level):  # e.g. 4 launches a side: none at alpha / m
-            self.interval_corrected = False
-            self.ratio_low, self.ratio_high, self.coverage = self.comparison.interval(alpha)
+        (self.ratio_low, self.ratio_high, self.coverage,
+         self.interval_corrected) = ratio_test.decided_interval(self.comparison, level, alpha)
         self.significant = bool(p_adjusted <= alpha)
 
 

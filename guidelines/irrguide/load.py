@@ -215,11 +215,3 @@ def read_files(paths):
                         "skipped or failed validation; see the status column)")
     return Measurements(reps, summaries, sources, notes)
 
-
-def read_sources(paths):
-    """The files' metadata only (no rows parsed): [Source] with empty provenance."""
-    sources = []
-    for path in paths:
-        metadata, _ = _parse_metadata(_read_lines(path))
-        sources.append(Source(path, "", metadata))
-    return sources

@@ -100,6 +100,11 @@ class Comparison:
     def testable(self, level):
         return critical_u(self.n_lhs, self.n_rhs, level) <= len(self.log_ratios)
 
+    def at_floor(self):
+        """Whether the p-value is the smallest these launch counts allow (every pair agreed)."""
+        return self.p_value <= p_value(self.n_lhs * self.n_rhs, self.n_lhs, self.n_rhs) * (
+            1 + 1e-9)
+
 
 BOOTSTRAP_RESAMPLES = 4000
 # A bootstrap of a handful of repetitions claims far more certainty than it has (3 against 3
@@ -210,3 +215,12 @@ def adjusted_levels(p_values, alpha, method):
     rejected = sum(1 for k in keys if adjusted[k] <= alpha)
     level = alpha * max(rejected, 1) / m
     return {k: (adjusted[k], level) for k in keys}
+
+
+def decided_interval(comparison, level, alpha):
+    """(low, high, coverage, corrected): the interval at the corrected level, or at alpha
+    (corrected False) when the units are too few for that level (e.g. 4 launches a side at
+    alpha / m)."""
+    if comparison.testable(level):
+        return (*comparison.interval(level), True)
+    return (*comparison.interval(alpha), False)

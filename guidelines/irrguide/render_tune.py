@@ -142,11 +142,11 @@ def findings_text(rec):
 def html(rec, file_name, file_text):
     library = LIBRARIES[rec.library]
     rows = []
+    with_tuned = any(c.tuned for c in rec.cells)
     for c in rec.cells:
         runner = c.runner_up
         tuned = (f"<td class=\"num\">{c.tuned.us:.2f}</td><td>{escape(_margin_text(c.tuned_vs_best))}"
-                 "</td>" if c.tuned else "<td></td><td></td>") if any(
-                     x.tuned for x in rec.cells) else ""
+                 "</td>" if c.tuned else "<td></td><td></td>") if with_tuned else ""
         rows.append(
             f"<tr data-variable=\"{escape(c.variable.name)}\" data-distribution=\""
             f"{escape(c.distribution)}\" data-b=\"{c.b}\"><td>{escape(c.variable.op)}</td>"
@@ -158,8 +158,7 @@ def html(rec, file_name, file_text):
             f"<td>{escape(runner.setting if runner else '-')}</td>"
             f"<td>{escape(_margin_text(c.over_runner_up))}</td>"
             f"<td><b>{escape(_algorithm(c.variable, c.chosen))}</b></td>{tuned}</tr>")
-    tuned_head = "<th>tuned &micro;s</th><th>tuned / best</th>" if any(
-        c.tuned for c in rec.cells) else ""
+    tuned_head = "<th>tuned &micro;s</th><th>tuned / best</th>" if with_tuned else ""
     parts = [
         "<section id=\"recommended-settings\"><h2>Recommended settings</h2>",
         f"<p>{escape(library.title)}, {len(rec.settings)} settings swept, statistic "

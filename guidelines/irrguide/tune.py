@@ -174,8 +174,7 @@ def _decide_margins(margins, alpha):
         if m.comparison is None:
             continue
         m.p_adjusted, level = decided[id(m)]
-        level = level if m.comparison.testable(level) else alpha
-        m.low, m.high, _ = m.comparison.interval(level)
+        m.low, m.high, _, _ = ratio_test.decided_interval(m.comparison, level, alpha)
         m.significant = bool(m.p_adjusted <= alpha)
     return len(tests)
 
@@ -214,9 +213,17 @@ def _ranges(cells):
 def recommend(files, settings=None):
     """The Recommendation for a sweep's files (raw.csv launches, or summary CSVs)."""
     settings = settings or analysis.Settings(stat=["avg"])
+    return recommend_from(analysis.analyse(files, settings, group_by=list(
+        analysis.CONSISTENT_KEYS), require_checks=False))
+
+
+def recommend_from(result):
+    """The Recommendation from an analysis already made (scripts/analyse-run's report: the same
+    files, statistics and checks). Its groups never pool runs that differ in p, nodes, library
+    or setting (analysis refuses that), so each group is one setting of one node shape; the
+    first of its statistics decides."""
+    settings = result.settings
     stat = settings.stat[0]
-    result = analysis.analyse(files, settings, group_by=list(analysis.CONSISTENT_KEYS),
-                              require_checks=False)
     library = _library(result.sources)
     notes = []
     shapes = {}  # (p, nodes) -> {setting label: ({variable key: value}, group label)}
@@ -324,7 +331,7 @@ def recommend(files, settings=None):
             cell.tuned_vs_chosen.role = "tuned"
             margins.append(cell.tuned_vs_chosen)
     _decide_margins([m for m in margins if m.role == "tuned"], settings.alpha)
-    findings = _findings(result, shapes, library)
+    findings = _findings(result, shapes, library, stat)
     labels = sorted({label for by_setting in shapes.values() for label in by_setting})
     return Recommendation(library.key, stat, settings.threshold, settings.alpha, cells, choices,
                           findings, notes, labels, tests)
@@ -340,9 +347,8 @@ def _note_resolution(cells, tests, settings, notes):
         if (m.comparison is None or m.comparison.unit != "launch" or m.significant or
                 cell.best.value == "default" or m.ratio <= 1 + settings.threshold):
             continue
-        n1, n2 = m.comparison.n_lhs, m.comparison.n_rhs
-        if m.p_value <= ratio_test.p_value(n1 * n2, n1, n2) * (1 + 1e-9):
-            floored.setdefault((n1, n2), []).append(cell)
+        if m.comparison.at_floor():
+            floored.setdefault((m.comparison.n_lhs, m.comparison.n_rhs), []).append(cell)
     for (n1, n2), undecided in sorted(floored.items()):
         notes.append(
             f"{len(undecided)} cell(s) stay with the default although the best setting was "
@@ -402,14 +408,16 @@ def _no_harm(cells, settings, notes):
     return best_value
 
 
-def _findings(result, shapes, library):
-    """Guideline violations of the library's operations that every swept setting shows."""
+def _findings(result, shapes, library, stat):
+    """Guideline violations of the library's operations that every swept setting shows, by the
+    recommendation's statistic."""
     findings = []
+    family_of = {f.name: f for f in FAMILIES}
     for (p, nodes), by_setting in sorted(shapes.items()):
         groups = {group: label for label, (_, group) in by_setting.items()}
         seen = {}
         for check in result.checks:
-            if check.group in groups and check.lhs_op.startswith("MPI_"):
+            if check.group in groups and check.lhs_op.startswith("MPI_") and check.stat == stat:
                 key = (check.guideline, check.lhs_op, check.rhs_op, check.distribution,
                        check.b, check.stat)
                 seen.setdefault(key, []).append(check)
@@ -417,9 +425,9 @@ def _findings(result, shapes, library):
             if len(checks) == len(groups) and all(c.confirmed for c in checks):
                 guideline, lhs, rhs, distribution, b, stat = key
                 ratios = sorted(c.ratio for c in checks)
-                regular = {f.name: f for f in FAMILIES}
-                ops = {lhs, rhs} | ({regular[checks[0].family].regular}
-                                    if rhs in (f.padded for f in FAMILIES) else set())
+                # Guideline (2)'s right side runs the family's regular collective
+                ops = {lhs, rhs} | ({family_of[checks[0].family].regular}
+                                    if rhs == family_of[checks[0].family].padded else set())
                 names = [v.name for v in library.variables if v.op in ops] or [
                     v.name for v in library.variables]
                 findings.append(

@@ -12,6 +12,7 @@ it, and read back (slurm/sweep --settings tuned=FILE) into what a job exports.
 - MPICH 4.0: a collective-selection JSON file (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE). It
   replaces MPICH's whole built-in tree, so the file is that tree - read from the library itself
   - with the tuned collectives' intra-communicator branches replaced."""
+import dataclasses
 import glob
 import json
 import os
@@ -26,15 +27,13 @@ class TuningFileError(ValueError):
     pass
 
 
+@dataclasses.dataclass
 class Range:
     """One size range of a recommendation: sizes low..high (inclusive, high None = unbounded) in
     the library's size unit get `value` (a catalogue value, or "default")."""
-
-    def __init__(self, low, high, value):
-        self.low, self.high, self.value = low, high, value
-
-    def __repr__(self):
-        return f"Range({self.low}, {self.high}, {self.value!r})"
+    low: int
+    high: object  # int, or None: unbounded
+    value: str
 
 
 def split_points(points):
@@ -127,13 +126,12 @@ def _openmpi_lines(library, choices):
 
 def _read_openmpi(path, text):
     """Checks the numbers of a rules file add up (a malformed file makes Open MPI ignore it)."""
-    numbers = [int(t) for line in text.splitlines() for t in line.split("#")[0].split()
-               if re.fullmatch(r"-?\d+", t)]
-    words = [t for line in text.splitlines() for t in line.split("#")[0].split()
-             if not re.fullmatch(r"-?\d+", t)]
-    if words:
-        raise TuningFileError(f"{path}: '{words[0]}' is not a number; an Open MPI rules file "
-                              "holds numbers and # comments only")
+    numbers = []
+    for token in (t for line in text.splitlines() for t in line.split("#")[0].split()):
+        if not re.fullmatch(r"-?\d+", token):
+            raise TuningFileError(f"{path}: '{token}' is not a number; an Open MPI rules file "
+                                  "holds numbers and # comments only")
+        numbers.append(int(token))
     try:
         position = 1
         for _ in range(numbers[0]):
