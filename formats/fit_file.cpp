@@ -74,6 +74,10 @@ std::string FormatFit(const Fit& fit, const std::string& comment) {
     text += "alpha_local_us=" + Number(fit.alpha_local_us) + "\n";
     text += "beta_local_us_per_byte=" + Number(fit.beta_local_us_per_byte) + "\n";
   }
+  if (fit.has_loggp) {
+    text += "overhead_us=" + Number(fit.overhead_us) + "\n";
+    text += "gap_us=" + Number(fit.gap_us) + "\n";
+  }
   for (const auto& [k, v] : points) text += k + "=" + v + "\n";
   return text;
 }
@@ -93,7 +97,8 @@ bool ReadFit(const std::string& path, Fit* fit, std::vector<std::string>* notes,
     if (eq == std::string::npos) continue;
     const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
     if (key == "alpha_us" || key == "beta_us_per_byte" || key == "gamma_us_per_byte" ||
-        key == "alpha_local_us" || key == "beta_local_us_per_byte") {
+        key == "alpha_local_us" || key == "beta_local_us_per_byte" || key == "overhead_us" ||
+        key == "gap_us") {
       costs[key] = value;
     } else {
       fit->other.emplace_back(key, value);
@@ -127,6 +132,17 @@ bool ReadFit(const std::string& path, Fit* fit, std::vector<std::string>* notes,
   fit->has_local = local_keys == 2;
   if (fit->has_local && (!number("alpha_local_us", &fit->alpha_local_us) ||
                          !number("beta_local_us_per_byte", &fit->beta_local_us_per_byte))) {
+    return false;
+  }
+  const std::size_t loggp_keys = costs.count("overhead_us") + costs.count("gap_us");
+  if (loggp_keys == 1) {
+    *error = "'" + path + "' has only one of overhead_us and gap_us (the LogGP model needs " +
+             "both, or neither)";
+    return false;
+  }
+  fit->has_loggp = loggp_keys == 2;
+  if (fit->has_loggp &&
+      (!number("overhead_us", &fit->overhead_us) || !number("gap_us", &fit->gap_us))) {
     return false;
   }
   fit->has_gamma = costs.count("gamma_us_per_byte") > 0;

@@ -3,7 +3,9 @@
 // microseconds and microseconds per byte. Required: alpha_us, beta_us_per_byte; optional:
 // gamma_us_per_byte (the local copy; beta when missing); alpha_local_us and
 // beta_local_us_per_byte together (a message between two processes of one node, where alpha_us
-// and beta_us_per_byte were measured across nodes); anything else (facts of the run, 'point'
+// and beta_us_per_byte were measured across nodes); overhead_us and gap_us together (LogGP's o
+// and g: a process's CPU time per message and the least time between two of its messages, from
+// irrfit's bursts; the LogGP model's L is alpha - 2o); anything else (facts of the run, 'point'
 // lines with the measurements) is kept as it is.
 #pragma once
 
@@ -22,6 +24,9 @@ struct Fit {
   double alpha_local_us = 0;
   double beta_local_us_per_byte = 0;
   bool has_local = false;
+  double overhead_us = 0;
+  double gap_us = 0;
+  bool has_loggp = false;
   // Everything else, in order: facts (tool, library, hostname, ...) and 'point' lines.
   std::vector<std::pair<std::string, std::string>> other;
 };

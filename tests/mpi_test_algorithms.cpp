@@ -281,25 +281,29 @@ TEST(Extremes, EmptyAndSingleFarBlock) {
   }
 }
 
-// Every rank's view of the Lemma 3 tree equals its node in the pure construction.
+// Every rank's view of the Lemma 3 tree equals its node in the pure construction, at radix 2
+// (the paper's), 3, 4 and p (one round: every cube a single rank).
 TEST(DistributedTree, EqualsPureTree) {
   const int p = Size(), rank = Rank();
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  for (int root : RootsToTry(p)) {
-    for (int s = 0; s < SeedCount(3) + 2; ++s) {
-      std::vector<int> counts = RandomCounts(p, 77 * p + 3 * root + s);
-      if (s == 0) std::fill(counts.begin(), counts.end(), 5);  // all ties
-      std::vector<std::int64_t> bytes(counts.begin(), counts.end());
-      const auto pure = tuw::tree::BuildTree(tuw::tree::TreeKind::kAdaptive, bytes, root);
-      tuw::tree::NodeView view;
-      int error_in_tree = -1;
-      int rc = tuw::detail::BuildAdaptiveView(comm, rank, p, root, bytes[rank], MPI_SUCCESS, &view,
-                                              &error_in_tree);
-      const bool ok = rc == MPI_SUCCESS && view == pure.nodes[rank] &&
-                      (rank != root || error_in_tree == MPI_SUCCESS);
-      EXPECT_TRUE(AllRanks(ok)) << "rank " << rank << " root " << root << " seed " << s
-                                << " parent " << view.parent << " vs " << pure.nodes[rank].parent;
+  for (int radix : {2, 3, 4, std::max(p, 2)}) {
+    for (int root : RootsToTry(p)) {
+      for (int s = 0; s < SeedCount(3) + 2; ++s) {
+        std::vector<int> counts = RandomCounts(p, 77 * p + 3 * root + s);
+        if (s == 0) std::fill(counts.begin(), counts.end(), 5);  // all ties
+        std::vector<std::int64_t> bytes(counts.begin(), counts.end());
+        const auto pure = tuw::tree::BuildTree(tuw::tree::TreeKind::kAdaptive, bytes, root, radix);
+        tuw::tree::NodeView view;
+        int error_in_tree = -1;
+        int rc = tuw::detail::BuildAdaptiveView(comm, rank, p, root, radix, bytes[rank],
+                                                MPI_SUCCESS, &view, &error_in_tree);
+        const bool ok = rc == MPI_SUCCESS && view == pure.nodes[rank] &&
+                        (rank != root || error_in_tree == MPI_SUCCESS);
+        EXPECT_TRUE(AllRanks(ok)) << "radix " << radix << " rank " << rank << " root " << root
+                                  << " seed " << s << " parent " << view.parent << " vs "
+                                  << pure.nodes[rank].parent;
+      }
     }
   }
   MPI_Comm_free(&comm);

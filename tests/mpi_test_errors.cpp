@@ -1,5 +1,8 @@
 // Bad arguments: the MPI error class a user expects, raised through the communicator's error
 // handler (MPI_ERRORS_RETURN here), never a hang, and the communicator stays usable afterwards.
+#include <cstdlib>
+#include <string>
+
 #include "mpi_test_support.hpp"
 #include "tuwcoll_registry.hpp"
 
@@ -73,6 +76,41 @@ TEST_F(Errors, InvalidRootAndNullCommunicatorEverywhere) {
               MPI_ERR_COMM)
         << alg.name;
   }
+}
+
+// A radix setting that is no radix: every process of every radix-k row (plain, persistent)
+// returns MPI_ERR_ARG before any message (all read the same environment), and the next call
+// with a good setting is correct. TUWCOLL_RADIX=3 is what the MPI tests run with (CMake).
+TEST_F(Errors, BadRadixSettingEverywhere) {
+  const char* before = std::getenv("TUWCOLL_RADIX");
+  const std::string saved = before != nullptr ? before : "";
+  for (const char* bad : {"1", "65", "four", "3x", "-2"}) {
+    setenv("TUWCOLL_RADIX", bad, 1);
+    for (const auto& alg : tuw::kGathervAlgorithms) {
+      const bool radix_k = alg.name == "TUWk_Gatherv" || alg.name == "Binomialk_Gatherv";
+      if (radix_k) {
+        EXPECT_EQ(ErrorClass(Gather(alg.fn, 2, 0)), MPI_ERR_ARG) << alg.name << bad;
+      }
+    }
+    for (const auto& alg : tuw::kScattervAlgorithms) {
+      const bool radix_k = alg.name == "TUWk_Scatterv" || alg.name == "Binomialk_Scatterv";
+      if (radix_k) {
+        EXPECT_EQ(ErrorClass(Scatter(alg.fn, 2, 0)), MPI_ERR_ARG) << alg.name << bad;
+      }
+    }
+    TUW_Request request = TUW_REQUEST_NULL;
+    EXPECT_EQ(
+        ErrorClass(TUWk_Gatherv_init(send_.data(), 2, MPI_INT, recv_.data(), counts_.data(),
+                                     displs_.data(), MPI_INT, 0, comm_, MPI_INFO_NULL, &request)),
+        MPI_ERR_ARG);
+    EXPECT_EQ(request, TUW_REQUEST_NULL);
+  }
+  setenv("TUWCOLL_RADIX", "2", 1);
+  EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
+  unsetenv("TUWCOLL_RADIX");  // the model's choice (tested in test_loggp)
+  EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
+  EXPECT_TRUE(GatherStillWorks(Binomialk_Gatherv));
+  if (!saved.empty()) setenv("TUWCOLL_RADIX", saved.c_str(), 1);
 }
 
 // The baselines check their own arguments locally, like MPI_Gatherv: every process passes -1.

@@ -81,6 +81,57 @@ TEST(ObliviousTree, HandDerivedSixProcessesRootTwo) {
   EXPECT_EQ(Child(t, 5, 0), (ChildEdge{4, 0, 4, 4, 5, {}}));
 }
 
+// Radix 3, p = 7, root 5, m = 3 1 4 1 5 9 2 (25 in all). Round 0 (groups of three singletons,
+// T = 0 everywhere, so the larger M wins, full ties the rightmost):
+//   {0,1,2}: M 3, 1, 4 -> 2 wins; 0 and 1 send to 2; [0..2] g=2 M=8 m_g=4 T=4.
+//   {3,4,5}: holds root 5 -> 3 and 4 send to 5; [3..5] g=5 M=15.   {6}: no partner.
+// Round 1: {[0..2], [3..5], [6]} holds the root -> 2 ([0..2], 8) and 6 ([6], 2) send to 5.
+// Children of one round in ascending bytes (a scatter serves the largest first).
+TEST(RadixTree, HandDerivedRadixThreeSevenProcessesRootFive) {
+  const Tree t = BuildTree(TreeKind::kAdaptive, {3, 1, 4, 1, 5, 9, 2}, 5, 3);
+  EXPECT_EQ(t.root, 5);
+  ASSERT_EQ(t.nodes[5].children.size(), 4u);
+  EXPECT_EQ(Child(t, 5, 0), (ChildEdge{3, 0, 3, 3, 1, {}}));
+  EXPECT_EQ(Child(t, 5, 1), (ChildEdge{4, 0, 4, 4, 5, {}}));
+  EXPECT_EQ(Child(t, 5, 2), (ChildEdge{6, 1, 6, 6, 2, {}}));
+  EXPECT_EQ(Child(t, 5, 3), (ChildEdge{2, 1, 0, 2, 8, {}}));
+  EXPECT_EQ(t.nodes[5].bytes, 25);
+  ASSERT_EQ(t.nodes[2].children.size(), 2u);
+  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{1, 0, 1, 1, 1, {}}));
+  EXPECT_EQ(Child(t, 2, 1), (ChildEdge{0, 0, 0, 0, 3, {}}));
+  EXPECT_EQ(t.nodes[2].parent, 5);
+  EXPECT_EQ(t.nodes[2].parent_level, 1);
+  EXPECT_EQ(CeilLog(7, 3), 2);
+  EXPECT_EQ(CeilLog(9, 3), 2);
+  EXPECT_EQ(CeilLog(10, 3), 3);
+  EXPECT_EQ(CeilLog(1, 3), 0);
+}
+
+// Radix 3 without a given root, Same at p = 9: every merge is a full tie, so the rightmost cube
+// wins: 2, 5, 8 in round 0, then 8.
+TEST(RadixTree, FreeRootOfSameIsTheLastRank) {
+  EXPECT_EQ(BuildTree(TreeKind::kAdaptive, std::vector<std::int64_t>(9, 10), -1, 3).root, 8);
+}
+
+// Oblivious radix 3, p = 7, root 2: round 0: {0,1,2} holds the root -> 0, 1 to 2; {3,4,5} -> 3,
+// 4 to 5; round 1: 5 ([3..5]) and 6 to 2. The local view (no sizes) has the same shape.
+TEST(RadixTree, HandDerivedObliviousRadixThree) {
+  const Tree t = BuildTree(TreeKind::kOblivious, {1, 1, 1, 1, 1, 1, 1}, 2, 3);
+  ASSERT_EQ(t.nodes[2].children.size(), 4u);
+  EXPECT_EQ(Child(t, 2, 0), (ChildEdge{0, 0, 0, 0, 1, {}}));
+  EXPECT_EQ(Child(t, 2, 1), (ChildEdge{1, 0, 1, 1, 1, {}}));
+  EXPECT_EQ(Child(t, 2, 2), (ChildEdge{5, 1, 3, 5, 3, {}}));
+  EXPECT_EQ(Child(t, 2, 3), (ChildEdge{6, 1, 6, 6, 1, {}}));
+  EXPECT_EQ(Child(t, 5, 0), (ChildEdge{3, 0, 3, 3, 1, {}}));
+  EXPECT_EQ(Child(t, 5, 1), (ChildEdge{4, 0, 4, 4, 1, {}}));
+  const NodeView five = ObliviousLocalView(5, 7, 2, 3);
+  EXPECT_EQ(five.parent, 2);
+  EXPECT_EQ(five.parent_level, 1);
+  EXPECT_EQ(five.children.size(), 2u);
+  EXPECT_THROW(ObliviousLocalView(0, 7, 2, 1), std::invalid_argument);
+  EXPECT_THROW(BuildTree(TreeKind::kAdaptive, {1, 2}, 0, kMaxRadix + 1), std::invalid_argument);
+}
+
 // One-ported completion time (alpha + beta*bytes per message, children received in round order,
 // a child ready only when its own subtree is done), evaluated independently of the construction.
 double CompletionTime(const Tree& t, int node, double alpha, double beta) {
@@ -109,41 +160,53 @@ TEST_P(TreeProperties, StructureAndPaperBounds) {
     std::int64_t total = 0;
     for (auto x : m) total += x;
     const int given_root = static_cast<int>(rng() % p);
-    for (TreeKind kind : {TreeKind::kAdaptive, TreeKind::kOblivious}) {
-      const Tree t = BuildTree(kind, m, given_root);
-      ASSERT_EQ(t.root, given_root);
-      EXPECT_LE(t.nodes[t.root].children.size(), static_cast<std::size_t>(levels));
-      for (int i = 0; i < p; ++i) {
-        const NodeView& v = t.nodes[i];
-        std::int64_t range_bytes = 0;
-        for (int k = v.lo; k <= v.hi; ++k) range_bytes += m[k];
-        EXPECT_EQ(v.bytes, range_bytes) << "rank " << i;
-        EXPECT_TRUE(v.lo <= i && i <= v.hi);
-        std::int64_t pieces = v.own_bytes;
-        int ranks = 1;
-        for (const ChildEdge& c : v.children) {
-          pieces += c.bytes;
-          ranks += c.hi - c.lo + 1;
-          EXPECT_EQ(t.nodes[c.child].parent, i);
-          EXPECT_EQ(t.nodes[c.child].parent_level, c.level);
+    for (int radix : {2, 3, 5}) {
+      const int rounds = CeilLog(p, radix);
+      for (TreeKind kind : {TreeKind::kAdaptive, TreeKind::kOblivious}) {
+        const Tree t = BuildTree(kind, m, given_root, radix);
+        ASSERT_EQ(t.root, given_root);
+        EXPECT_LE(t.nodes[t.root].children.size(), static_cast<std::size_t>(rounds * (radix - 1)));
+        for (int i = 0; i < p; ++i) {
+          const NodeView& v = t.nodes[i];
+          // At most radix - 1 children a round, in ascending rounds, before its own send.
+          std::vector<int> per_round(rounds + 1, 0);
+          for (const ChildEdge& c : v.children) {
+            ASSERT_LT(c.level, rounds);
+            EXPECT_LT(++per_round[c.level], radix) << "rank " << i << " radix " << radix;
+            if (v.parent != -1) {
+              EXPECT_LT(c.level, v.parent_level);
+            }
+          }
+          std::int64_t range_bytes = 0;
+          for (int k = v.lo; k <= v.hi; ++k) range_bytes += m[k];
+          EXPECT_EQ(v.bytes, range_bytes) << "rank " << i;
+          EXPECT_TRUE(v.lo <= i && i <= v.hi);
+          std::int64_t pieces = v.own_bytes;
+          int ranks = 1;
+          for (const ChildEdge& c : v.children) {
+            pieces += c.bytes;
+            ranks += c.hi - c.lo + 1;
+            EXPECT_EQ(t.nodes[c.child].parent, i);
+            EXPECT_EQ(t.nodes[c.child].parent_level, c.level);
+          }
+          EXPECT_EQ(pieces, v.bytes);
+          EXPECT_EQ(ranks, v.hi - v.lo + 1);
+          if (i != t.root) {
+            EXPECT_NE(v.parent, -1);
+          }
+          if (kind == TreeKind::kOblivious) {
+            NodeView local = ObliviousLocalView(i, p, given_root, radix);
+            NodeView expected = v;
+            expected.bytes = expected.own_bytes = 0;
+            for (auto& c : expected.children) c.bytes = 0;
+            EXPECT_EQ(local, expected) << "rank " << i;
+          }
         }
-        EXPECT_EQ(pieces, v.bytes);
-        EXPECT_EQ(ranks, v.hi - v.lo + 1);
-        if (i != t.root) {
-          EXPECT_NE(v.parent, -1);
+        // Lemma 2: fixed root costs at most the linear time plus a penalty < beta * sum_{i!=r} m_i.
+        const double linear = levels * 100.0 + (total - m[given_root]);
+        if (kind == TreeKind::kAdaptive && radix == 2) {
+          EXPECT_LE(CompletionTime(t, t.root, 100.0, 1.0), linear + (total - m[given_root]));
         }
-        if (kind == TreeKind::kOblivious) {
-          NodeView local = ObliviousLocalView(i, p, given_root);
-          NodeView expected = v;
-          expected.bytes = expected.own_bytes = 0;
-          for (auto& c : expected.children) c.bytes = 0;
-          EXPECT_EQ(local, expected) << "rank " << i;
-        }
-      }
-      // Lemma 2: fixed root costs at most the linear time plus a penalty < beta * sum_{i!=r} m_i.
-      const double linear = levels * 100.0 + (total - m[given_root]);
-      if (kind == TreeKind::kAdaptive) {
-        EXPECT_LE(CompletionTime(t, t.root, 100.0, 1.0), linear + (total - m[given_root]));
       }
     }
     // Lemma 1 / Proposition 1: with the root chosen by the construction no one ever waits:

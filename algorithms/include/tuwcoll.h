@@ -6,6 +6,11 @@
  * constant-size messages from local knowledge only, then the data flows along it.
  * Linear_* and Binomial_* are point-to-point baselines (a star; the problem-oblivious, ordered
  * binomial tree).
+ * TUWk_* and Binomialk_* are the same trees at radix k: k cubes merge per round, ceil(log_k p)
+ * rounds, so that a parent takes k - 1 messages at once (LogGP: one latency, k - 1 overheads).
+ * The radix is TUWCOLL_RADIX where set (2 ... 64, the same on every process; another value is
+ * MPI_ERR_ARG on every process, with a message), else the LogGP model's best for the group size
+ * from the costs in TUWCOLL_MODEL_FIT (irrfit's fit.txt) or built-in ones (see README).
  *
  * All functions are drop-in replacements with exactly the signature and semantics of
  * MPI_Gatherv / MPI_Scatterv: counts and displacements are significant only at the root,
@@ -45,6 +50,18 @@ int Binomial_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 int Binomial_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm);
+int TUWk_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm);
+int TUWk_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm);
+int Binomialk_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm);
+int Binomialk_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm);
 
 /* Persistent TUW_Gatherv / TUW_Scatterv (MPI-4 persistent collective semantics; the arguments of
  * MPI_Gatherv_init / MPI_Scatterv_init; no info keys are used). Init is collective: it checks the
@@ -62,6 +79,13 @@ int TUW_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 int TUW_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, MPI_Info info, TUW_Request *request);
+/* The same at radix k (the radix chosen at init). */
+int TUWk_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, TUW_Request *request);
+int TUWk_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info, TUW_Request *request);
 /* Persistent gather/scatter along the optimal ordered tree of Traeff 2018 (Section 3.2) for the
  * given root, under the linear cost model alpha + beta*bytes (copy gamma*bytes): at init the
  * root computes the tree from all counts by the model's dynamic program and gives every process
@@ -118,6 +142,18 @@ int Binomial_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 int Binomial_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                         MPI_Datatype recvtype, int root, MPI_Comm comm);
+int TUWk_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                   int root, MPI_Comm comm);
+int TUWk_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm);
+int Binomialk_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm);
+int Binomialk_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm);
 /* The persistent operations with large counts (MPI_Gatherv_init_c's signature); the requests
  * are TUW_Request as above. */
 int TUW_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -128,6 +164,14 @@ int TUW_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                         TUW_Request *request);
+int TUWk_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        TUW_Request *request);
+int TUWk_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                         TUW_Request *request);
 int Optimal_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                            void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,

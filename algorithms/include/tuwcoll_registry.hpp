@@ -22,16 +22,14 @@ struct ScattervAlgorithm {
 };
 
 inline constexpr GathervAlgorithm kGathervAlgorithms[] = {
-    {"MPI_Gatherv", MPI_Gatherv},
-    {"TUW_Gatherv", TUW_Gatherv},
-    {"Linear_Gatherv", Linear_Gatherv},
-    {"Binomial_Gatherv", Binomial_Gatherv},
+    {"MPI_Gatherv", MPI_Gatherv},       {"TUW_Gatherv", TUW_Gatherv},
+    {"Linear_Gatherv", Linear_Gatherv}, {"Binomial_Gatherv", Binomial_Gatherv},
+    {"TUWk_Gatherv", TUWk_Gatherv},     {"Binomialk_Gatherv", Binomialk_Gatherv},
 };
 inline constexpr ScattervAlgorithm kScattervAlgorithms[] = {
-    {"MPI_Scatterv", MPI_Scatterv},
-    {"TUW_Scatterv", TUW_Scatterv},
-    {"Linear_Scatterv", Linear_Scatterv},
-    {"Binomial_Scatterv", Binomial_Scatterv},
+    {"MPI_Scatterv", MPI_Scatterv},       {"TUW_Scatterv", TUW_Scatterv},
+    {"Linear_Scatterv", Linear_Scatterv}, {"Binomial_Scatterv", Binomial_Scatterv},
+    {"TUWk_Scatterv", TUWk_Scatterv},     {"Binomialk_Scatterv", Binomialk_Scatterv},
 };
 
 // The persistent ones (a request made once, started many times).
@@ -50,10 +48,12 @@ struct ScattervInitAlgorithm {
 inline constexpr GathervInitAlgorithm kGathervInitAlgorithms[] = {
     {"TUW_Gatherv_init", TUW_Gatherv_init},
     {"Optimal_Gatherv_init", Optimal_Gatherv_init},
+    {"TUWk_Gatherv_init", TUWk_Gatherv_init},
 };
 inline constexpr ScattervInitAlgorithm kScattervInitAlgorithms[] = {
     {"TUW_Scatterv_init", TUW_Scatterv_init},
     {"Optimal_Scatterv_init", Optimal_Scatterv_init},
+    {"TUWk_Scatterv_init", TUWk_Scatterv_init},
 };
 
 }  // namespace tuw

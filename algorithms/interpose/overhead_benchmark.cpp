@@ -88,11 +88,12 @@ int main(int argc, char** argv) {
   if (interposer == nullptr || direct_gatherv == nullptr || direct_scatterv == nullptr ||
       blocks < 1 || calls < 1) {
     if (rank == 0) {
-      std::fprintf(stderr,
-                   "interpose_overhead: run it with libtuwcoll_interpose.so preloaded (%s), "
-                   "TUWCOLL_GATHERV/TUWCOLL_SCATTERV = tuw|linear|binomial|native, and "
-                   "positive [blocks] [calls] (got %d %d)\n",
-                   interposer ? "found" : "not found", blocks, calls);
+      std::fprintf(
+          stderr,
+          "interpose_overhead: run it with libtuwcoll_interpose.so preloaded (%s), "
+          "TUWCOLL_GATHERV/TUWCOLL_SCATTERV = tuw|linear|binomial|tuwk|binomialk|native, and "
+          "positive [blocks] [calls] (got %d %d)\n",
+          interposer ? "found" : "not found", blocks, calls);
     }
     MPI_Finalize();
     return 2;

@@ -1,8 +1,9 @@
 // libtuwcoll_interpose.so: puts libtuwcoll's algorithms into an unmodified MPI program through
 // MPI's profiling interface. Preloaded (LD_PRELOAD) or linked before the MPI library, its
 // MPI_Gatherv / MPI_Scatterv run the algorithm the environment names, the same on every process:
-//   TUWCOLL_GATHERV=tuw|linear|binomial|native   (default tuw; native = the library's PMPI_Gatherv)
-//   TUWCOLL_SCATTERV=tuw|linear|binomial|native  (default tuw)
+//   TUWCOLL_GATHERV=tuw|linear|binomial|tuwk|binomialk|native  (default tuw; native = the
+//                   library's PMPI_Gatherv; tuwk, binomialk: radix k, see tuwcoll.h)
+//   TUWCOLL_SCATTERV=tuw|linear|binomial|tuwk|binomialk|native  (default tuw)
 //   TUWCOLL_VERBOSE=1  prints at MPI_Finalize how many calls went to which algorithm.
 // An unknown value, or values that differ between processes, stop the program at MPI_Init with
 // one message (rank 0) and MPI_Abort: never a silent default.

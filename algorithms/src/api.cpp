@@ -72,6 +72,10 @@ TUWCOLL_GATHERV(Linear_Gatherv, LinearGatherv)
 TUWCOLL_SCATTERV(Linear_Scatterv, LinearScatterv)
 TUWCOLL_GATHERV(Binomial_Gatherv, BinomialGatherv)
 TUWCOLL_SCATTERV(Binomial_Scatterv, BinomialScatterv)
+TUWCOLL_GATHERV(TUWk_Gatherv, TuwkGatherv)
+TUWCOLL_SCATTERV(TUWk_Scatterv, TuwkScatterv)
+TUWCOLL_GATHERV(Binomialk_Gatherv, BinomialkGatherv)
+TUWCOLL_SCATTERV(Binomialk_Scatterv, BinomialkScatterv)
 
 #if TUWCOLL_HAVE_LARGE_COUNT
 #define TUWCOLL_GATHERV_C(Name, Algorithm)                                                   \
@@ -95,4 +99,8 @@ TUWCOLL_GATHERV_C(Linear_Gatherv_c, LinearGatherv)
 TUWCOLL_SCATTERV_C(Linear_Scatterv_c, LinearScatterv)
 TUWCOLL_GATHERV_C(Binomial_Gatherv_c, BinomialGatherv)
 TUWCOLL_SCATTERV_C(Binomial_Scatterv_c, BinomialScatterv)
+TUWCOLL_GATHERV_C(TUWk_Gatherv_c, TuwkGatherv)
+TUWCOLL_SCATTERV_C(TUWk_Scatterv_c, TuwkScatterv)
+TUWCOLL_GATHERV_C(Binomialk_Gatherv_c, BinomialkGatherv)
+TUWCOLL_SCATTERV_C(Binomialk_Scatterv_c, BinomialkScatterv)
 #endif

@@ -1,21 +1,25 @@
 // Binomial_Scatterv: the scatter counterpart of Binomial_Gatherv. Inner nodes do not know the
 // block sizes of their subtree, so each inner child first gets them (one int64 per rank).
+// Binomialk_Scatterv: the k-nomial tree, the radix from RadixFor.
 #include "internal.hpp"
 
 namespace tuw::detail {
 
-int BinomialScatterv(const ScatterArgs& call_args) {
+int BinomialScattervRadix(const ScatterArgs& call_args, int radix) {
   ScatterArgs args = call_args;
   const MPI_Comm comm = args.comm;
   const int root = args.root;
-  if (IsIntercomm(comm)) return InterScatter(args, TreeAlgorithm::kOblivious);
+  if (IsIntercomm(comm)) return InterScatter(args, TreeAlgorithm::kOblivious, radix);
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
+  if (rc == MPI_SUCCESS && radix == kChooseRadix) {
+    rc = RadixFor(TreeAlgorithm::kOblivious, ctx.size, &radix);
+  }
   if (rc != MPI_SUCCESS) return rc;
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   const int local = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
-  tuw::tree::NodeView view = tuw::tree::ObliviousLocalView(ctx.rank, ctx.size, root);
+  tuw::tree::NodeView view = tuw::tree::ObliviousLocalView(ctx.rank, ctx.size, root, radix);
   ExecuteOptions options;
   options.framing = Framing::kSelfDescribing;
   options.headers = true;
@@ -35,5 +39,8 @@ int BinomialScatterv(const ScatterArgs& call_args) {
                       options);
   return local != MPI_SUCCESS ? local : rc;
 }
+
+int BinomialScatterv(const ScatterArgs& args) { return BinomialScattervRadix(args, 2); }
+int BinomialkScatterv(const ScatterArgs& args) { return BinomialScattervRadix(args, kChooseRadix); }
 
 }  // namespace tuw::detail

@@ -114,9 +114,17 @@ int SendHandOver(const ScatterArgs& a, MPI_Comm comm, const std::vector<std::int
 
 }  // namespace
 
-int InterGather(const GatherArgs& a, TreeAlgorithm algorithm, const tree::NodeView* planned) {
+int InterGather(const GatherArgs& a, TreeAlgorithm algorithm, int radix,
+                const tree::NodeView* planned) {
   const Side side = SideOf(a.comm, a.root);
   if (side == Side::kBadRoot) return MPI_ERR_ROOT;
+  // Both groups read the radix's setting, so that a bad one fails everywhere alike.
+  if (radix == kChooseRadix && algorithm != TreeAlgorithm::kLinear) {
+    int local_size = 1;
+    MPI_Comm_size(a.comm, &local_size);
+    const int rc = RadixFor(algorithm, local_size, &radix);
+    if (rc != MPI_SUCCESS) return rc;
+  }
   PrivateComms comms;
   int rc = GetPrivateComms(a.comm, &comms);
   if (rc != MPI_SUCCESS || side == Side::kIdle) return rc;
@@ -151,13 +159,13 @@ int InterGather(const GatherArgs& a, TreeAlgorithm algorithm, const tree::NodeVi
   } else if (algorithm == TreeAlgorithm::kAdaptive) {
     int error_in_tree = MPI_SUCCESS;
     options.prior_failure = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, kLocalRoot,
-                                              own_bytes, local, &view, &error_in_tree);
+                                              radix, own_bytes, local, &view, &error_in_tree);
     // The local root learns of bad arguments in its group and passes them on to the root.
     if (ctx.rank == kLocalRoot && options.prior_failure == MPI_SUCCESS) {
       options.prior_failure = error_in_tree;
     }
   } else {
-    view = tree::ObliviousLocalView(ctx.rank, ctx.size, kLocalRoot);
+    view = tree::ObliviousLocalView(ctx.rank, ctx.size, kLocalRoot, radix);
     view.own_bytes = own_bytes;
     options.framing = Framing::kSelfDescribing;
   }
@@ -170,9 +178,17 @@ int InterGather(const GatherArgs& a, TreeAlgorithm algorithm, const tree::NodeVi
   return local != MPI_SUCCESS ? local : rc;
 }
 
-int InterScatter(const ScatterArgs& a, TreeAlgorithm algorithm, const tree::NodeView* planned) {
+int InterScatter(const ScatterArgs& a, TreeAlgorithm algorithm, int radix,
+                 const tree::NodeView* planned) {
   const Side side = SideOf(a.comm, a.root);
   if (side == Side::kBadRoot) return MPI_ERR_ROOT;
+  // Both groups read the radix's setting, so that a bad one fails everywhere alike.
+  if (radix == kChooseRadix && algorithm != TreeAlgorithm::kLinear) {
+    int local_size = 1;
+    MPI_Comm_size(a.comm, &local_size);
+    const int rc = RadixFor(algorithm, local_size, &radix);
+    if (rc != MPI_SUCCESS) return rc;
+  }
   PrivateComms comms;
   int rc = GetPrivateComms(a.comm, &comms);
   if (rc != MPI_SUCCESS || side == Side::kIdle) return rc;
@@ -210,9 +226,9 @@ int InterScatter(const ScatterArgs& a, TreeAlgorithm algorithm, const tree::Node
   } else if (algorithm == TreeAlgorithm::kAdaptive) {
     int error_in_tree = MPI_SUCCESS;
     options.prior_failure = BuildAdaptiveView(ctx.private_comm, ctx.rank, ctx.size, kLocalRoot,
-                                              own_bytes, local, &view, &error_in_tree);
+                                              radix, own_bytes, local, &view, &error_in_tree);
   } else {
-    view = tree::ObliviousLocalView(ctx.rank, ctx.size, kLocalRoot);
+    view = tree::ObliviousLocalView(ctx.rank, ctx.size, kLocalRoot, radix);
     view.own_bytes = own_bytes;
     options.framing = Framing::kSelfDescribing;
     if (options.prior_failure == MPI_SUCCESS) options.prior_failure = local;

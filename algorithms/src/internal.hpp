@@ -88,10 +88,20 @@ int LinearScatterAtRoot(const ScatterArgs& a, MPI_Comm comm, int own_rank,
                         const std::vector<std::int64_t>& block_bytes);
 // `planned`: the non-root group's node of a tree made at init (PlanInterOptimal*), instead of
 // building the algorithm's tree.
-int InterGather(const GatherArgs& args, TreeAlgorithm algorithm,
+// `radix`: the tree's (2: TUW's and Binomial's own; kChooseRadix: RadixFor's; ignored by Linear).
+int InterGather(const GatherArgs& args, TreeAlgorithm algorithm, int radix = 2,
                 const tree::NodeView* planned = nullptr);
-int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm,
+int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm, int radix = 2,
                  const tree::NodeView* planned = nullptr);
+
+// The radix of TUWk_* / Binomialk_* for a (local) group of p processes (radix_choice.cpp):
+// TUWCOLL_RADIX where it is set (a whole number from 2 to tree::kMaxRadix, the same on every
+// process), else the LogGP model's choice (tree::ModelRadix) from the costs in TUWCOLL_MODEL_FIT
+// or the built-in ones. MPI_SUCCESS, or MPI_ERR_ARG with a message naming the bad value (every
+// process reads the same environment, so all fail alike, before any message).
+int RadixFor(TreeAlgorithm algorithm, int p, int* radix);
+// A radix argument meaning "RadixFor's, for the group that runs the tree".
+constexpr int kChooseRadix = 0;
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the
 // first bad own arguments in the group, or a failed computation) for the group and the root,
@@ -104,6 +114,15 @@ int PlanInterOptimalScatter(const ScatterArgs& args, tree::NodeView* view);
 // arguments. They return an error code; api.cpp raises it through the error handler.
 int TuwGatherv(const GatherArgs& args);
 int TuwScatterv(const ScatterArgs& args);
+int TuwkGatherv(const GatherArgs& args);
+int TuwkScatterv(const ScatterArgs& args);
+int BinomialkGatherv(const GatherArgs& args);
+int BinomialkScatterv(const ScatterArgs& args);
+// The tree algorithms at a given radix (2: TUW_*, Binomial_*; kChooseRadix: TUWk_*, Binomialk_*).
+int TuwGathervRadix(const GatherArgs& args, int radix);
+int TuwScattervRadix(const ScatterArgs& args, int radix);
+int BinomialGathervRadix(const GatherArgs& args, int radix);
+int BinomialScattervRadix(const ScatterArgs& args, int radix);
 int LinearGatherv(const GatherArgs& args);
 int LinearScatterv(const ScatterArgs& args);
 int BinomialGatherv(const GatherArgs& args);
@@ -133,8 +152,9 @@ int RootBlockBytes(const Count* counts, MPI_Datatype type, int p,
 // reported (MPI_SUCCESS if none): bad arguments anywhere never leave a process waiting.
 // An MPI call that fails is retried once with the same message, so the tree stays complete and
 // consistent; the first such failure is returned (the caller poisons what it sends).
-int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, std::int64_t own_bytes,
-                      int local_error, tree::NodeView* view, int* error_in_tree);
+int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radix,
+                      std::int64_t own_bytes, int local_error, tree::NodeView* view,
+                      int* error_in_tree);
 
 // Checks this process's own arguments (root: the count array, the own block). Sets own_bytes
 // (this process's block in bytes) and, at the root, block_bytes for every rank.
@@ -190,6 +210,7 @@ struct GatherPlan {
   ExecuteOptions options;
   int local_error = MPI_SUCCESS;    // this process's own arguments
   int error_in_tree = MPI_SUCCESS;  // at the root: the first bad arguments anywhere
+  int radix = 2;                    // TUW's tree (and on an intercommunicator, each wait's)
 };
 struct ScatterPlan {
   ScatterArgs args{};
@@ -200,9 +221,12 @@ struct ScatterPlan {
   ExecuteOptions options;
   int local_error = MPI_SUCCESS;
   int error_in_tree = MPI_SUCCESS;
+  int radix = 2;
 };
 // Intracommunicators only. Returns an error (the same on every process) when the call cannot
 // even start (communicator, root); argument errors are kept in the plan and reported by the run.
+// plan->radix: the tree's radix, set by the caller (2 for TUW_*; kChooseRadix is replaced by
+// RadixFor's for the communicator's size).
 int PlanTuwGather(const GatherArgs& args, GatherPlan* plan);
 int PlanTuwScatter(const ScatterArgs& args, ScatterPlan* plan);
 // The optimal ordered tree of the cost model for the root (optimal_plan.cpp): computed by the

@@ -120,8 +120,9 @@ void OwnRootArrays(TUW_Request_s* r, Args* args, const C* counts, const D* displ
 
 const Count* DataOrNull(const std::vector<Count>& v) { return v.empty() ? nullptr : v.data(); }
 
-// Which tree a request runs.
-enum class Planner { kTuw, kOptimal };
+// Which tree a request runs: TUW's (radix 2), TUWk's (RadixFor's radix) or the optimal one.
+enum class Planner { kTuw, kTuwk, kOptimal };
+int RadixOf(Planner planner) { return planner == Planner::kTuwk ? kChooseRadix : 2; }
 
 template <typename C, typename D>
 int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, const D* displs,
@@ -137,6 +138,7 @@ int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, con
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
     r->inter = true;
     r->gather.args = args;
+    r->gather.radix = RadixOf(planner);
     if (planner == Planner::kOptimal) {
       const int rc = PlanInterOptimalGather(args, &r->gather.view);
       if (rc != MPI_SUCCESS) return rc;
@@ -146,8 +148,9 @@ int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, con
     *request = r.release();
     return MPI_SUCCESS;
   }
-  int rc = planner == Planner::kTuw ? PlanTuwGather(args, &r->gather)
-                                    : PlanOptimalGather(args, &r->gather);
+  r->gather.radix = RadixOf(planner);
+  int rc = planner == Planner::kOptimal ? PlanOptimalGather(args, &r->gather)
+                                        : PlanTuwGather(args, &r->gather);
   if (rc != MPI_SUCCESS) return rc;
   const GatherPlan& g = r->gather;
   const int own_error = g.local_error != MPI_SUCCESS ? g.local_error : g.options.prior_failure;
@@ -172,6 +175,7 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
     r->inter = true;
     r->scatter.args = args;
+    r->scatter.radix = RadixOf(planner);
     if (planner == Planner::kOptimal) {
       const int rc = PlanInterOptimalScatter(args, &r->scatter.view);
       if (rc != MPI_SUCCESS) return rc;
@@ -181,8 +185,9 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
     *request = r.release();
     return MPI_SUCCESS;
   }
-  int rc = planner == Planner::kTuw ? PlanTuwScatter(args, &r->scatter)
-                                    : PlanOptimalScatter(args, &r->scatter);
+  r->scatter.radix = RadixOf(planner);
+  int rc = planner == Planner::kOptimal ? PlanOptimalScatter(args, &r->scatter)
+                                        : PlanTuwScatter(args, &r->scatter);
   if (rc != MPI_SUCCESS) return rc;
   const ScatterPlan& s = r->scatter;
   const int own_error = s.local_error != MPI_SUCCESS ? s.local_error : s.options.prior_failure;
@@ -196,11 +201,11 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
 // One start's data movement.
 int Run(const TUW_Request_s& r) {
   if (r.kind == TUW_Request_s::Kind::kGather) {
-    return r.inter ? InterGather(r.gather.args, TreeAlgorithm::kAdaptive,
+    return r.inter ? InterGather(r.gather.args, TreeAlgorithm::kAdaptive, r.gather.radix,
                                  r.inter_planned ? &r.gather.view : nullptr)
                    : RunGatherPlan(r.gather);
   }
-  return r.inter ? InterScatter(r.scatter.args, TreeAlgorithm::kAdaptive,
+  return r.inter ? InterScatter(r.scatter.args, TreeAlgorithm::kAdaptive, r.scatter.radix,
                                 r.inter_planned ? &r.scatter.view : nullptr)
                  : RunScatterPlan(r.scatter);
 }
@@ -254,12 +259,16 @@ int ScatterInit(Planner planner, const void* sendbuf, const C* sendcounts, const
 
 TUWCOLL_GATHERV_INIT(TUW_Gatherv_init, kTuw, int, int)
 TUWCOLL_SCATTERV_INIT(TUW_Scatterv_init, kTuw, int, int)
+TUWCOLL_GATHERV_INIT(TUWk_Gatherv_init, kTuwk, int, int)
+TUWCOLL_SCATTERV_INIT(TUWk_Scatterv_init, kTuwk, int, int)
 TUWCOLL_GATHERV_INIT(Optimal_Gatherv_init, kOptimal, int, int)
 TUWCOLL_SCATTERV_INIT(Optimal_Scatterv_init, kOptimal, int, int)
 
 #if TUWCOLL_HAVE_LARGE_COUNT
 TUWCOLL_GATHERV_INIT(TUW_Gatherv_init_c, kTuw, MPI_Count, MPI_Aint)
 TUWCOLL_SCATTERV_INIT(TUW_Scatterv_init_c, kTuw, MPI_Count, MPI_Aint)
+TUWCOLL_GATHERV_INIT(TUWk_Gatherv_init_c, kTuwk, MPI_Count, MPI_Aint)
+TUWCOLL_SCATTERV_INIT(TUWk_Scatterv_init_c, kTuwk, MPI_Count, MPI_Aint)
 TUWCOLL_GATHERV_INIT(Optimal_Gatherv_init_c, kOptimal, MPI_Count, MPI_Aint)
 TUWCOLL_SCATTERV_INIT(Optimal_Scatterv_init_c, kOptimal, MPI_Count, MPI_Aint)
 #endif

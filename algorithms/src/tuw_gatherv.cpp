@@ -1,5 +1,6 @@
 // TUW_Gatherv: Traeff's linear-time irregular gather (2017, Section 2-3). The adaptive tree is
 // built by the Lemma 3 protocol from each process's own count only; then data flows along it.
+// TUWk_Gatherv: the same at radix k (ceil(log_k p) rounds; the radix from RadixFor).
 // Plan (checks + construction) and run (data movement) are apart so that a persistent request
 // (TUW_Gatherv_init) plans once and runs at every start.
 #include "internal.hpp"
@@ -9,7 +10,10 @@ namespace tuw::detail {
 int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
   plan->args = call_args;
   GatherArgs& args = plan->args;
-  const int rc = BeginCollective(args.comm, args.root, &plan->ctx);
+  int rc = BeginCollective(args.comm, args.root, &plan->ctx);
+  if (rc == MPI_SUCCESS && plan->radix == kChooseRadix) {
+    rc = RadixFor(TreeAlgorithm::kAdaptive, plan->ctx.size, &plan->radix);
+  }
   if (rc != MPI_SUCCESS) return rc;
   // A process with bad arguments still takes its place in the tree with an empty block, so that
   // nobody waits for it; the root learns of it through the construction.
@@ -18,9 +22,9 @@ int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
     plan->own_bytes = 0;
     args.sendcount = 0;
   }
-  plan->options.prior_failure =
-      BuildAdaptiveView(plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root,
-                        plan->own_bytes, plan->local_error, &plan->view, &plan->error_in_tree);
+  plan->options.prior_failure = BuildAdaptiveView(
+      plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root, plan->radix,
+      plan->own_bytes, plan->local_error, &plan->view, &plan->error_in_tree);
   return MPI_SUCCESS;
 }
 
@@ -36,11 +40,16 @@ int RunGatherPlan(const GatherPlan& plan) {
   return rc;
 }
 
-int TuwGatherv(const GatherArgs& args) {
-  if (IsIntercomm(args.comm)) return InterGather(args, TreeAlgorithm::kAdaptive);
+int TuwGathervRadix(const GatherArgs& args, int radix) {
+  if (IsIntercomm(args.comm)) return InterGather(args, TreeAlgorithm::kAdaptive, radix);
   GatherPlan plan;
+  plan.radix = radix;
   const int rc = PlanTuwGather(args, &plan);
   return rc != MPI_SUCCESS ? rc : RunGatherPlan(plan);
 }
+
+int TuwGatherv(const GatherArgs& args) { return TuwGathervRadix(args, 2); }
+// TUWk_Gatherv: the same construction merging k cubes a round (issue 37).
+int TuwkGatherv(const GatherArgs& args) { return TuwGathervRadix(args, kChooseRadix); }
 
 }  // namespace tuw::detail

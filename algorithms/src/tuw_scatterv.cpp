@@ -1,6 +1,7 @@
 // TUW_Scatterv: the scatter counterpart of TUW_Gatherv on the same adaptive tree (Traeff 2017:
 // "the linear time gather trees can likewise be used for the irregular scatter problem").
-// Plan and run apart, as for TUW_Gatherv (TUW_Scatterv_init plans once).
+// Plan and run apart, as for TUW_Gatherv (TUW_Scatterv_init plans once). TUWk_Scatterv: the
+// same at radix k.
 #include "internal.hpp"
 
 namespace tuw::detail {
@@ -8,16 +9,19 @@ namespace tuw::detail {
 int PlanTuwScatter(const ScatterArgs& call_args, ScatterPlan* plan) {
   plan->args = call_args;
   ScatterArgs& args = plan->args;
-  const int rc = BeginCollective(args.comm, args.root, &plan->ctx);
+  int rc = BeginCollective(args.comm, args.root, &plan->ctx);
+  if (rc == MPI_SUCCESS && plan->radix == kChooseRadix) {
+    rc = RadixFor(TreeAlgorithm::kAdaptive, plan->ctx.size, &plan->radix);
+  }
   if (rc != MPI_SUCCESS) return rc;
   plan->local_error = CheckScatterArgs(args, plan->ctx, &plan->own_bytes, &plan->block_bytes);
   if (plan->local_error != MPI_SUCCESS) {
     plan->own_bytes = 0;
     args.recvcount = 0;
   }
-  plan->options.prior_failure =
-      BuildAdaptiveView(plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root,
-                        plan->own_bytes, plan->local_error, &plan->view, &plan->error_in_tree);
+  plan->options.prior_failure = BuildAdaptiveView(
+      plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root, plan->radix,
+      plan->own_bytes, plan->local_error, &plan->view, &plan->error_in_tree);
   return MPI_SUCCESS;
 }
 
@@ -33,11 +37,15 @@ int RunScatterPlan(const ScatterPlan& plan) {
   return rc;
 }
 
-int TuwScatterv(const ScatterArgs& args) {
-  if (IsIntercomm(args.comm)) return InterScatter(args, TreeAlgorithm::kAdaptive);
+int TuwScattervRadix(const ScatterArgs& args, int radix) {
+  if (IsIntercomm(args.comm)) return InterScatter(args, TreeAlgorithm::kAdaptive, radix);
   ScatterPlan plan;
+  plan.radix = radix;
   const int rc = PlanTuwScatter(args, &plan);
   return rc != MPI_SUCCESS ? rc : RunScatterPlan(plan);
 }
+
+int TuwScatterv(const ScatterArgs& args) { return TuwScattervRadix(args, 2); }
+int TuwkScatterv(const ScatterArgs& args) { return TuwScattervRadix(args, kChooseRadix); }
 
 }  // namespace tuw::detail

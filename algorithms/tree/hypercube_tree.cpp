@@ -6,44 +6,76 @@
 
 namespace tuw::tree {
 
-int CeilLog2(int p) {
+namespace {
+
+void CheckRadix(const char* who, int radix) {
+  if (radix < 2 || radix > kMaxRadix) {
+    throw std::invalid_argument(std::string(who) + ": radix " + std::to_string(radix) +
+                                " is not in [2, " + std::to_string(kMaxRadix) + "]");
+  }
+}
+
+// radix^level: at most p * radix for the levels a tree has, so no overflow.
+std::int64_t CubeSize(int level, int radix) {
+  std::int64_t size = 1;
+  for (int d = 0; d < level; ++d) size *= radix;
+  return size;
+}
+
+}  // namespace
+
+int CeilLog(int p, int radix) {
   int d = 0;
-  while ((std::int64_t{1} << d) < p) ++d;
+  for (std::int64_t reach = 1; reach < p; reach *= radix) ++d;
   return d;
 }
 
-CubeRange CubeOf(int rank, int level, int p) {
-  const std::int64_t size = std::int64_t{1} << level;
+CubeRange CubeOf(int rank, int level, int p, int radix) {
+  const std::int64_t size = CubeSize(level, radix);
   const std::int64_t lo = (rank / size) * size;
   const std::int64_t hi = std::min<std::int64_t>(lo + size, p) - 1;
   return {static_cast<int>(lo), static_cast<int>(hi)};
 }
 
-bool SiblingCube(int rank, int level, int p, CubeRange* sibling) {
-  const std::int64_t size = std::int64_t{1} << level;
-  const std::int64_t index = rank / size;
-  const std::int64_t lo = (index ^ 1) * size;
-  if (lo >= p) return false;
-  sibling->lo = static_cast<int>(lo);
-  sibling->hi = static_cast<int>(std::min<std::int64_t>(lo + size, p) - 1);
-  return true;
-}
-
-bool LeftCubeWins(TreeKind kind, const CubeRange& left, const CubeSummary& left_summary,
-                  const CubeRange& right, const CubeSummary& right_summary, int fixed_root) {
-  if (fixed_root >= 0) {
-    if (left.Contains(fixed_root)) return true;
-    if (right.Contains(fixed_root)) return false;
+std::vector<CubeRange> GroupOf(int rank, int level, int p, int radix) {
+  const std::int64_t size = CubeSize(level, radix);
+  const CubeRange group = CubeOf(rank, level + 1, p, radix);
+  std::vector<CubeRange> cubes;
+  for (std::int64_t lo = group.lo; lo <= group.hi; lo += size) {
+    cubes.push_back(
+        {static_cast<int>(lo), static_cast<int>(std::min<std::int64_t>(lo + size, p) - 1)});
   }
-  if (kind == TreeKind::kOblivious) return false;
-  // Lemma 1: the root with the smaller gather time sends; ties: the smaller cube sends.
-  const std::int64_t t_left = left_summary.GatherTimeEstimate();
-  const std::int64_t t_right = right_summary.GatherTimeEstimate();
-  if (t_left != t_right) return t_left > t_right;
-  return left_summary.total_bytes > right_summary.total_bytes;
+  return cubes;
 }
 
-Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int fixed_root) {
+std::size_t WinningCube(TreeKind kind, const std::vector<CubeRange>& cubes,
+                        const std::vector<CubeSummary>& summaries, int fixed_root) {
+  if (fixed_root >= 0) {
+    for (std::size_t i = 0; i < cubes.size(); ++i) {
+      if (cubes[i].Contains(fixed_root)) return i;
+    }
+  }
+  std::size_t winner = cubes.size() - 1;  // oblivious: the rightmost cube's root
+  if (kind == TreeKind::kOblivious) return winner;
+  // Lemma 1: the roots with the smaller gather time send; ties: the smaller cubes send, and of
+  // full ties the rightmost cube wins (the scan keeps a later cube on equality).
+  for (std::size_t i = cubes.size() - 1; i-- > 0;) {
+    const CubeSummary& a = summaries[i];
+    const CubeSummary& w = summaries[winner];
+    const std::int64_t ta = a.GatherTimeEstimate(), tw = w.GatherTimeEstimate();
+    if (ta > tw || (ta == tw && a.total_bytes > w.total_bytes)) winner = i;
+  }
+  return winner;
+}
+
+void OrderRound(std::vector<ChildEdge>::iterator first, std::vector<ChildEdge>::iterator last) {
+  std::sort(first, last, [](const ChildEdge& a, const ChildEdge& b) {
+    return a.bytes != b.bytes ? a.bytes < b.bytes : a.lo < b.lo;
+  });
+}
+
+Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int fixed_root,
+               int radix) {
   const int p = static_cast<int>(block_bytes.size());
   if (p < 1) throw std::invalid_argument("BuildTree: p must be >= 1, got " + std::to_string(p));
   if (fixed_root < -1 || fixed_root >= p) {
@@ -53,6 +85,7 @@ Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int 
   if (fixed_root == -1 && kind == TreeKind::kOblivious) {
     throw std::invalid_argument("BuildTree: the oblivious tree needs a fixed root");
   }
+  CheckRadix("BuildTree", radix);
   Tree tree;
   tree.nodes.resize(p);
   std::vector<CubeSummary> cubes(p);
@@ -66,32 +99,40 @@ Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int 
     node.rank = i;
     node.own_bytes = block_bytes[i];
   }
-  const int levels = CeilLog2(p);
+  const int levels = CeilLog(p, radix);
   for (int level = 0; level < levels; ++level) {
-    const std::int64_t size = std::int64_t{1} << level;
+    const std::int64_t size = CubeSize(level, radix);
     const int count = static_cast<int>((p + size - 1) / size);
     int merged = 0;
-    for (int c = 0; c < count; c += 2, ++merged) {
-      if (c + 1 >= count) {  // no partner: the cube is carried into the next round unchanged
-        cubes[merged] = cubes[c];
+    for (int c = 0; c < count; c += radix, ++merged) {
+      const std::vector<CubeRange> group = GroupOf(static_cast<int>(c * size), level, p, radix);
+      const std::vector<CubeSummary> members(cubes.begin() + c, cubes.begin() + c + group.size());
+      if (group.size() == 1) {  // no partner: the cube is carried into the next round unchanged
+        cubes[merged] = members[0];
         continue;
       }
-      const CubeRange left = CubeOf(static_cast<int>(c * size), level, p);
-      const CubeRange right = CubeOf(static_cast<int>((c + 1) * size), level, p);
-      const bool left_wins = LeftCubeWins(kind, left, cubes[c], right, cubes[c + 1], fixed_root);
-      const CubeSummary& winner = left_wins ? cubes[c] : cubes[c + 1];
-      const CubeSummary& loser = left_wins ? cubes[c + 1] : cubes[c];
-      const CubeRange& loser_range = left_wins ? right : left;
-      NodeView& sender = tree.nodes[loser.gather_root];
-      sender.parent = winner.gather_root;
-      sender.parent_level = level;
-      sender.lo = loser_range.lo;
-      sender.hi = loser_range.hi;
-      sender.bytes = loser.total_bytes;
-      tree.nodes[winner.gather_root].children.push_back(
-          {loser.gather_root, level, loser_range.lo, loser_range.hi, loser.total_bytes, {}});
-      cubes[merged] = {winner.gather_root, winner.total_bytes + loser.total_bytes,
-                       winner.root_bytes};
+      const std::size_t w = WinningCube(kind, group, members, fixed_root);
+      const CubeSummary& winner = members[w];
+      NodeView& receiver = tree.nodes[winner.gather_root];
+      const std::size_t first_child = receiver.children.size();
+      CubeSummary merged_cube = winner;
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        if (i == w) continue;
+        const CubeSummary& loser = members[i];
+        NodeView& sender = tree.nodes[loser.gather_root];
+        sender.parent = winner.gather_root;
+        sender.parent_level = level;
+        sender.lo = group[i].lo;
+        sender.hi = group[i].hi;
+        sender.bytes = loser.total_bytes;
+        receiver.children.push_back(
+            {loser.gather_root, level, group[i].lo, group[i].hi, loser.total_bytes, {}});
+        merged_cube.total_bytes += loser.total_bytes;
+      }
+      if (kind == TreeKind::kAdaptive) {
+        OrderRound(receiver.children.begin() + first_child, receiver.children.end());
+      }
+      cubes[merged] = merged_cube;
     }
   }
   tree.root = cubes[0].gather_root;
@@ -102,26 +143,30 @@ Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int 
   return tree;
 }
 
-NodeView ObliviousLocalView(int rank, int p, int fixed_root) {
+NodeView ObliviousLocalView(int rank, int p, int fixed_root, int radix) {
+  CheckRadix("ObliviousLocalView", radix);
   // A cube's root in the oblivious tree: the given root if the cube holds it, else its last rank.
   auto gather_root_of = [&](const CubeRange& c) {
     return c.Contains(fixed_root) ? fixed_root : c.hi;
   };
   NodeView view;
   view.rank = rank;
-  const int levels = CeilLog2(p);
+  const int levels = CeilLog(p, radix);
   for (int level = 0; level < levels; ++level) {
-    CubeRange sibling{};
-    if (!SiblingCube(rank, level, p, &sibling)) continue;
-    const CubeRange mine = CubeOf(rank, level, p);
-    const bool mine_is_left = mine.lo < sibling.lo;
-    const CubeSummary none;
-    const bool left_wins = LeftCubeWins(TreeKind::kOblivious, mine_is_left ? mine : sibling, none,
-                                        mine_is_left ? sibling : mine, none, fixed_root);
-    if (left_wins == mine_is_left) {
-      view.children.push_back({gather_root_of(sibling), level, sibling.lo, sibling.hi, 0, {}});
+    const std::vector<CubeRange> group = GroupOf(rank, level, p, radix);
+    if (group.size() == 1) continue;
+    const std::vector<CubeSummary> none(group.size());
+    const std::size_t w = WinningCube(TreeKind::kOblivious, group, none, fixed_root);
+    if (group[w].Contains(rank)) {
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        if (i != w) {
+          view.children.push_back(
+              {gather_root_of(group[i]), level, group[i].lo, group[i].hi, 0, {}});
+        }
+      }
     } else {
-      view.parent = gather_root_of(sibling);
+      const CubeRange mine = CubeOf(rank, level, p, radix);
+      view.parent = gather_root_of(group[w]);
       view.parent_level = level;
       view.lo = mine.lo;
       view.hi = mine.hi;

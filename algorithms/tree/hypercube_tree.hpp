@@ -11,6 +11,12 @@
 //    2018 paper reports, e.g. 1023 for Same at p = 2000);
 //  - oblivious: the right cube's root (its last process) wins.
 // In both, a cube that holds the externally given root r always wins, so r gathers everything.
+//
+// Radix k generalises the cubes (issue 37): at level d the cube a holds ranks
+// [a*k^d, min((a+1)*k^d, p) - 1], and in round d the (up to) k consecutive cubes of one group
+// (the level-(d+1) cube) merge at once: all but the winner send to the winner's gather root, so
+// the tree has ceil(log_k p) rounds. The winner is the cube with the largest gather-time estimate
+// (ties: the larger M, then the rightmost cube): for k = 2 exactly the rule above.
 #pragma once
 
 #include <cstdint>
@@ -34,17 +40,22 @@ struct CubeRange {
   int hi;  // inclusive
   bool Contains(int rank) const { return lo <= rank && rank <= hi; }
 };
-CubeRange CubeOf(int rank, int level, int p);
-// The sibling cube a rank's level-d cube merges with in round d; false if there is none
-// (the trailing incomplete cube at this level has no partner).
-bool SiblingCube(int rank, int level, int p, CubeRange* sibling);
-// ceil(log2 p) for p >= 1.
-int CeilLog2(int p);
+CubeRange CubeOf(int rank, int level, int p, int radix = 2);
+// The level-d cubes that merge in round d with the one holding `rank` (itself included), in
+// rank order: one cube only where it has no partner at this level.
+std::vector<CubeRange> GroupOf(int rank, int level, int p, int radix = 2);
+// ceil(log_radix p) for p >= 1, radix >= 2: the number of rounds.
+int CeilLog(int p, int radix);
+inline int CeilLog2(int p) { return CeilLog(p, 2); }
+// The radixes the trees accept: 2 .. kMaxRadix (beyond it a round's k - 1 simultaneous
+// receives are a linear gather's).
+constexpr int kMaxRadix = 64;
 
-// Decides a merge in round `level`. `fixed_root` is the externally given root, or -1 for none
-// (the model's "best root" mode, where the adaptive construction picks the root).
-bool LeftCubeWins(TreeKind kind, const CubeRange& left, const CubeSummary& left_summary,
-                  const CubeRange& right, const CubeSummary& right_summary, int fixed_root);
+// Decides a merge: the index of the winning cube among `cubes` (a group, in rank order) with
+// their summaries. `fixed_root` is the externally given root, or -1 for none (the model's "best
+// root" mode, where the adaptive construction picks the root).
+std::size_t WinningCube(TreeKind kind, const std::vector<CubeRange>& cubes,
+                        const std::vector<CubeSummary>& summaries, int fixed_root);
 
 // One message of an edge that goes in several (node_tree.hpp, EdgeParts): ranks [lo, hi]
 // of the child's range, `bytes` in all.
@@ -96,12 +107,20 @@ struct Tree {
 };
 
 // Builds the whole tree in O(p) time. `block_bytes[i]` >= 0 is process i's block size;
-// `fixed_root` in [0, p) or -1 (adaptive only: let the construction choose).
-Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int fixed_root);
+// `fixed_root` in [0, p) or -1 (adaptive only: let the construction choose); radix in
+// [2, kMaxRadix].
+Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int fixed_root,
+               int radix = 2);
+
+// The order of one round's children in a NodeView (the children of one merge): ascending bytes,
+// then rank, so that a scatter, which serves children from the last, sends the largest first.
+// Oblivious views carry no bytes: there it is rank order. Shared by every construction, so that
+// the distributed views equal BuildTree's.
+void OrderRound(std::vector<ChildEdge>::iterator first, std::vector<ChildEdge>::iterator last);
 
 // One process's node of the oblivious tree, in O(log p) without knowing any block size (all
 // byte fields are 0): what Binomial_Gatherv/Scatterv compute locally.
-NodeView ObliviousLocalView(int rank, int p, int fixed_root);
+NodeView ObliviousLocalView(int rank, int p, int fixed_root, int radix = 2);
 
 // The byte offset of each piece of a node's gathered range, in rank order: the offset of the
 // node's own block and of each child's block range inside the node's contiguous buffer.

@@ -1,0 +1,76 @@
+// The radix of TUWk_* and Binomialk_* (issue 37): TUWCOLL_RADIX, else the LogGP model's choice
+// (tree::ModelRadix) for the group size. Every process computes it alike from the same
+// environment and p, so no message is needed; the model runs once per (tree, p) and process.
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "../tree/loggp.hpp"
+#include "fit_file.hpp"
+#include "internal.hpp"
+
+namespace tuw::detail {
+namespace {
+
+// The model's costs: the fit file's (its o and g where it has them), else the built-in ones.
+bool ModelParams(tree::LogGPParams* params) {
+  tree::RadixCosts costs;
+  const char* path = std::getenv("TUWCOLL_MODEL_FIT");
+  if (path != nullptr && *path != '\0') {
+    irr::formats::Fit fit;
+    std::vector<std::string> notes;
+    std::string error;
+    if (!irr::formats::ReadFit(path, &fit, &notes, &error)) {
+      std::fprintf(stderr, "libtuwcoll: TUWk/Binomialk: TUWCOLL_MODEL_FIT: %s\n", error.c_str());
+      return false;
+    }
+    costs.alpha_us = fit.alpha_us;
+    costs.beta_us_per_byte = fit.beta_us_per_byte;
+    if (fit.has_loggp) {
+      costs.overhead_us = fit.overhead_us;
+      costs.gap_us = fit.gap_us;
+    }
+  }
+  *params = costs.Params();
+  return true;
+}
+
+}  // namespace
+
+int RadixFor(TreeAlgorithm algorithm, int p, int* radix) {
+  const char* text = std::getenv("TUWCOLL_RADIX");
+  if (text != nullptr && *text != '\0') {
+    char* end = nullptr;
+    errno = 0;
+    const long value = std::strtol(text, &end, 10);
+    if (errno != 0 || *end != '\0' || value < 2 || value > tree::kMaxRadix) {
+      std::fprintf(stderr, "libtuwcoll: TUWCOLL_RADIX=%s is not a whole number from 2 to %d\n",
+                   text, tree::kMaxRadix);
+      return MPI_ERR_ARG;
+    }
+    *radix = static_cast<int>(value);
+    return MPI_SUCCESS;
+  }
+  const tree::ModelTree model = algorithm == TreeAlgorithm::kAdaptive ? tree::ModelTree::kAdaptive
+                                                                      : tree::ModelTree::kOblivious;
+  static std::mutex mutex;  // threads may call at once (MPI_THREAD_MULTIPLE)
+  static std::map<std::pair<int, int>, int> chosen;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_pair(static_cast<int>(model), p);
+  const auto it = chosen.find(key);
+  if (it != chosen.end()) {
+    *radix = it->second;
+    return MPI_SUCCESS;
+  }
+  tree::LogGPParams params;
+  if (!ModelParams(&params)) return MPI_ERR_ARG;
+  *radix = chosen[key] = tree::ModelRadix(model, p, params);
+  return MPI_SUCCESS;
+}
+
+}  // namespace tuw::detail

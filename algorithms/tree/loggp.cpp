@@ -1,0 +1,298 @@
+#include "loggp.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <stdexcept>
+#include <string>
+
+#include "scatter_schedule.hpp"
+
+namespace tuw::tree {
+namespace {
+
+// A message posted: who, to whom, how much, and when its send overhead ended.
+struct Message {
+  int from = 0, to = 0;
+  std::int64_t bytes = 0;
+  double sent = 0;
+};
+
+// Every process's clock and links while the model runs the protocol.
+class Machine {
+ public:
+  Machine(int p, const LogGPParams& params)
+      : params_(params),
+        cpu_(p, 0),
+        last_send_(p, -1e300),
+        last_recv_(p, -1e300),
+        in_link_(p, 0),
+        out_link_(p, 0) {}
+
+  // Process `from` posts a send of `bytes` to `to` once it is at `ready` (its CPU permitting).
+  Message Send(int from, int to, std::int64_t bytes, double ready) {
+    const double start = std::max({ready, cpu_[from], last_send_[from] + params_.gap_us});
+    cpu_[from] = start + params_.overhead_us;
+    last_send_[from] = start;
+    return {from, to, bytes, cpu_[from]};
+  }
+  // When `m` has fully arrived, its receive posted at `posted`: an eager message left when sent,
+  // another when both sides were there; the links carry one message at a time.
+  double Arrival(const Message& m, double posted) {
+    const LogGPLevel& level = params_.Between(m.from, m.to);
+    const bool eager = m.bytes <= params_.eager_limit_bytes;
+    const double wire = static_cast<double>(m.bytes) * level.us_per_byte;
+    const double leaves = std::max(eager ? m.sent : std::max(m.sent, posted), out_link_[m.from]);
+    out_link_[m.from] = leaves + wire;
+    const double arrives = std::max(leaves + level.latency_us + wire, in_link_[m.to] + wire);
+    in_link_[m.to] = arrives;
+    return arrives;
+  }
+  // Process `at` takes a message that arrived at `arrival`, not before `ready`; returns when its
+  // CPU is done with it.
+  double Receive(int at, double arrival, double ready) {
+    const double start = std::max({ready, arrival, cpu_[at], last_recv_[at] + params_.gap_us});
+    last_recv_[at] = start;
+    cpu_[at] = start + params_.overhead_us;
+    return cpu_[at];
+  }
+  // A receive posted at `posted` (e.g. an MPI_Recv: the process's clock) and taken.
+  double Take(const Message& m, double posted) { return Receive(m.to, Arrival(m, posted), posted); }
+  double Clock(int rank) const { return cpu_[rank]; }
+
+ private:
+  const LogGPParams& params_;
+  std::vector<double> cpu_, last_send_, last_recv_, in_link_, out_link_;
+};
+
+// TUW's construction (distributed_tree.cpp) on `machine`, every process's clock at its end.
+void RunConstruction(Machine* machine, const std::vector<std::int64_t>& block_bytes, int root,
+                     int radix) {
+  const int p = static_cast<int>(block_bytes.size());
+  // Per cube at the current level (indexed by its first rank): its gather root.
+  std::vector<int> gather_root(p);
+  std::iota(gather_root.begin(), gather_root.end(), 0);
+  const Tree tree = BuildTree(TreeKind::kAdaptive, block_bytes, root, radix);
+  const int levels = CeilLog(p, radix);
+  for (int level = 0; level < levels; ++level) {
+    std::int64_t size = 1;
+    for (int d = 0; d < level; ++d) size *= radix;
+    for (std::int64_t first = 0; first < p; first += size * radix) {
+      const std::vector<CubeRange> group = GroupOf(static_cast<int>(first), level, p, radix);
+      if (group.size() == 1) continue;
+      // The fixed roots' exchange: receives posted, everybody's sends, then the receives taken.
+      std::vector<double> posted(group.size());
+      for (std::size_t i = 0; i < group.size(); ++i) posted[i] = machine->Clock(group[i].hi);
+      std::vector<std::vector<Message>> incoming(group.size());
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        const double ready = machine->Clock(group[i].hi);
+        for (std::size_t j = 0; j < group.size(); ++j) {
+          if (j != i) incoming[j].push_back(machine->Send(group[i].hi, group[j].hi, 32, ready));
+        }
+      }
+      for (std::size_t j = 0; j < group.size(); ++j) {
+        std::vector<double> arrivals;
+        for (const Message& m : incoming[j]) arrivals.push_back(machine->Arrival(m, posted[j]));
+        std::sort(arrivals.begin(), arrivals.end());
+        for (double a : arrivals) machine->Receive(group[j].hi, a, posted[j]);
+      }
+      // The notice to each gather root that is another process (its MPI_Recv, at its clock).
+      int winner_root = -1;
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        const int g = gather_root[group[i].lo];
+        if (tree.nodes[g].parent_level != level) winner_root = g;  // it receives this round
+        if (g == group[i].hi) continue;
+        const Message notice =
+            machine->Send(group[i].hi, g, 32 * (group.size() - 1), machine->Clock(group[i].hi));
+        machine->Take(notice, machine->Clock(g));
+      }
+      for (const CubeRange& c : group) gather_root[c.lo] = -1;
+      gather_root[group.front().lo] = winner_root;
+    }
+  }
+}
+
+// The gather's data phase after each process's clock (tree_executor.cpp): the time the root is
+// done. `probed`: the oblivious tree, whose parents take their children in order (MPI_Probe).
+double RunGather(Machine* machine, const Tree& tree, bool probed, bool size_known) {
+  // Children before parents: a process sends once its subtree has arrived.
+  std::function<double(int)> done = [&](int v) {
+    const NodeView& node = tree.nodes[v];
+    std::vector<double> sends;
+    for (const ChildEdge& c : node.children) sends.push_back(done(c.child));
+    // The receives: posted at once when v's data phase starts (Irecv), or one after the other
+    // where v probes each child first (the oblivious tree); taken in arrival order.
+    const double start = machine->Clock(v);
+    std::vector<Message> messages(node.children.size());
+    std::vector<bool> present(node.children.size(), true);
+    for (std::size_t k = 0; k < node.children.size(); ++k) {
+      const ChildEdge& c = node.children[k];
+      present[k] = !(size_known && c.bytes == 0);  // no message at all
+      if (present[k]) messages[k] = machine->Send(c.child, v, c.bytes, sends[k]);
+    }
+    double finished = start;
+    if (probed) {
+      for (std::size_t k = 0; k < node.children.size(); ++k) {
+        if (present[k]) finished = machine->Take(messages[k], finished);
+      }
+      return finished;
+    }
+    std::vector<std::pair<double, std::size_t>> arrivals;
+    for (std::size_t k = 0; k < node.children.size(); ++k) {
+      if (present[k]) arrivals.push_back({machine->Arrival(messages[k], start), k});
+    }
+    std::sort(arrivals.begin(), arrivals.end());
+    for (const auto& a : arrivals) finished = machine->Receive(v, a.first, start);
+    return finished;
+  };
+  return done(tree.root);
+}
+
+// The scatter's data phase: the time the last process has its block.
+double RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_known) {
+  double last = 0;
+  std::function<void(int, double)> serve = [&](int v, double have) {
+    last = std::max(last, have);
+    const NodeView& node = tree.nodes[v];
+    double ready = have;
+    for (const ScatterSend& s : ScatterSchedule(
+             node, {}, headers ? kSerialSendMinBytesAfterHeader : kSerialSendMinBytes)) {
+      const ChildEdge& c = node.children[s.child];
+      if (size_known && c.bytes == 0) continue;
+      const bool header = headers && c.hi > c.lo;  // an inner node takes the block sizes first
+      double child_has = machine->Clock(c.child);
+      if (header)
+        child_has =
+            machine->Take(machine->Send(v, c.child, 8 * (c.hi - c.lo + 1), ready), child_has);
+      const Message data = machine->Send(v, c.child, c.bytes, ready);
+      const double arrival = machine->Arrival(data, child_has);
+      child_has = machine->Receive(c.child, arrival, child_has);
+      if (s.wait) ready = arrival;  // the next send waits for this one to be received
+      serve(c.child, child_has);
+    }
+  };
+  serve(tree.root, machine->Clock(tree.root));
+  return last;
+}
+
+Tree LinearTree(const std::vector<std::int64_t>& block_bytes, int root) {
+  const int p = static_cast<int>(block_bytes.size());
+  Tree tree;
+  tree.root = root;
+  tree.nodes.resize(p);
+  std::int64_t total = 0;
+  for (int i = 0; i < p; ++i) {
+    tree.nodes[i].rank = i;
+    tree.nodes[i].own_bytes = block_bytes[i];
+    total += block_bytes[i];
+    if (i == root) continue;
+    tree.nodes[i].parent = root;
+    tree.nodes[i].lo = tree.nodes[i].hi = i;
+    tree.nodes[i].bytes = block_bytes[i];
+    tree.nodes[root].children.push_back({i, 0, i, i, block_bytes[i], {}});
+  }
+  tree.nodes[root].lo = 0;
+  tree.nodes[root].hi = p - 1;
+  tree.nodes[root].bytes = total;
+  return tree;
+}
+
+Tree ModelTreeOf(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root,
+                 int radix) {
+  switch (kind) {
+    case ModelTree::kAdaptive:
+      return BuildTree(TreeKind::kAdaptive, block_bytes, root, radix);
+    case ModelTree::kOblivious:
+      return BuildTree(TreeKind::kOblivious, block_bytes, root, radix);
+    case ModelTree::kLinear:
+      break;
+  }
+  return LinearTree(block_bytes, root);
+}
+
+}  // namespace
+
+LogGPParams LogGPFromLinear(double alpha_us, double beta_us_per_byte, double alpha_local_us,
+                            double beta_local_us_per_byte, int ranks_per_node, double overhead_us,
+                            double burst_us) {
+  LogGPParams params;
+  params.overhead_us = overhead_us;
+  const bool waits_for_receive = burst_us >= alpha_us / 2;
+  params.gap_us = waits_for_receive ? overhead_us : burst_us;
+  params.eager_limit_bytes = waits_for_receive ? 0 : kEagerLimitBytes;
+  params.network = {std::max(0.0, alpha_us - 2 * overhead_us), beta_us_per_byte};
+  params.node = {std::max(0.0, alpha_local_us - 2 * overhead_us), beta_local_us_per_byte};
+  params.ranks_per_node = ranks_per_node;
+  return params;
+}
+
+double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int root, int radix,
+                        const LogGPParams& params) {
+  if (static_cast<int>(block_bytes.size()) != p) {
+    throw std::invalid_argument("ConstructionTime: " + std::to_string(block_bytes.size()) +
+                                " blocks for p = " + std::to_string(p));
+  }
+  Machine machine(p, params);
+  RunConstruction(&machine, block_bytes, root, radix);
+  double last = 0;
+  for (int i = 0; i < p; ++i) last = std::max(last, machine.Clock(i));
+  return last;
+}
+
+double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
+                  const LogGPParams& params) {
+  const int p = static_cast<int>(block_bytes.size());
+  const Tree tree = ModelTreeOf(kind, block_bytes, root, radix);
+  Machine machine(p, params);
+  if (kind == ModelTree::kAdaptive) RunConstruction(&machine, block_bytes, root, radix);
+  return RunGather(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
+}
+
+double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root,
+                   int radix, const LogGPParams& params) {
+  const int p = static_cast<int>(block_bytes.size());
+  const Tree tree = ModelTreeOf(kind, block_bytes, root, radix);
+  Machine machine(p, params);
+  if (kind == ModelTree::kAdaptive) RunConstruction(&machine, block_bytes, root, radix);
+  return RunScatter(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
+}
+
+double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
+                      const LogGPParams& params, const LogGPLevel& latency) {
+  const int p = static_cast<int>(block_bytes.size());
+  // Greedy broadcast: the earliest time at which each further process can be informed.
+  const double step = std::max(params.gap_us, params.overhead_us);
+  const double hop = 2 * params.overhead_us + latency.latency_us;
+  std::priority_queue<double, std::vector<double>, std::greater<double>> next_send;
+  next_send.push(0);
+  double informed_last = 0;
+  for (int informed = 1; informed < p; ++informed) {
+    const double send = next_send.top();
+    next_send.pop();
+    informed_last = send + hop;
+    next_send.push(send + step);    // the sender goes on
+    next_send.push(informed_last);  // the new process starts sending
+  }
+  std::int64_t others = 0;
+  for (int i = 0; i < p; ++i) others += i == root ? 0 : block_bytes[i];
+  const double link = p > 1 ? hop + static_cast<double>(others) * latency.us_per_byte : 0;
+  return std::max(informed_last, link);
+}
+
+int ModelRadix(ModelTree kind, int p, const LogGPParams& params) {
+  if (p <= 2) return 2;
+  const std::vector<std::int64_t> blocks(p, 4);
+  int best = 2;
+  double best_time = GatherTime(kind, blocks, 0, 2, params);
+  for (int radix = 3; radix <= std::min(p, kMaxRadix); ++radix) {
+    const double time = GatherTime(kind, blocks, 0, radix, params);
+    if (time < best_time) {
+      best = radix;
+      best_time = time;
+    }
+  }
+  return best;
+}
+
+}  // namespace tuw::tree

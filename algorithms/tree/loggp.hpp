@@ -1,0 +1,101 @@
+// A LogGP-style cost model of the trees (issue 37; pure, no MPI): where the linear model of the
+// 2018 paper charges every message alpha + beta*bytes and lets a process receive one message at a
+// time, LogGP (Alexandrov et al. 1995) separates the CPU's per-message overhead o (each side)
+// from the latency L, during which a process is free, and the gap g between two messages a
+// process handles; G is the time per byte on a link. So k - 1 children sending at once cost
+// their parent one latency and k - 1 overheads, not k - 1 latencies: the reason for radix-k
+// trees. The model follows the code, step by step, per process (each with its own clock):
+// TUW's construction rounds (tree::GroupOf, the fixed roots' exchange, the notice to the gather
+// root) and then the data phase of tree_executor.cpp (a gather parent receives its children in
+// arrival order - the oblivious tree in probe order - and then sends up; a scatter parent
+// serves its children from the last, serially from tree::kSerialSendMinBytes on). Links are
+// one-ported: a process's incoming (outgoing) bytes share one link of G per byte.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hypercube_tree.hpp"
+
+namespace tuw::tree {
+
+// One level of the machine: latency and time per byte.
+struct LogGPLevel {
+  double latency_us = 0;   // L
+  double us_per_byte = 0;  // G
+};
+
+struct LogGPParams {
+  double overhead_us = 0;  // o: a process's CPU time per message sent or received
+  double gap_us = 0;       // g: at least this long between two sends (receives) of a process
+  LogGPLevel network;      // between processes of different nodes
+  LogGPLevel node;         // between processes of one node (used where ranks_per_node > 1)
+  int ranks_per_node = 1;  // consecutive ranks share a node
+  // Messages up to this size leave at once (eager); larger ones start when the receive is
+  // posted (rendezvous), as every message does in SimGrid SMPI's default (async-small-thresh 0).
+  std::int64_t eager_limit_bytes = 0;
+  const LogGPLevel& Between(int a, int b) const {
+    return ranks_per_node > 1 && a / ranks_per_node == b / ranks_per_node ? node : network;
+  }
+};
+
+// From the linear model's measured one-way time alpha (a ping-pong's half round trip, which
+// holds two overheads: L = alpha - 2o, never below 0) and beta (G), the same o everywhere, and
+// irrfit's burst time per message (gap_us): where a burst costs about a latency per message
+// (at least alpha / 2), a message waits for its receive (eager limit 0) and g = o; else small
+// messages (up to kEagerLimitBytes) fly ahead and g = the burst's time per message.
+constexpr std::int64_t kEagerLimitBytes = 8192;
+LogGPParams LogGPFromLinear(double alpha_us, double beta_us_per_byte, double alpha_local_us,
+                            double beta_local_us_per_byte, int ranks_per_node, double overhead_us,
+                            double burst_us);
+
+// The trees the model evaluates (the rows of libtuwcoll).
+enum class ModelTree {
+  kAdaptive,   // TUW (radix 2) and TUWk: construction rounds, then the data
+  kOblivious,  // Binomial(k): no construction, children probed in round order
+  kLinear,     // every process straight to the root
+};
+
+// The completion time (the last process done, in microseconds) of a gather or scatter of
+// block_bytes with the given root and radix (ignored for kLinear), every process starting at 0.
+double GatherTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, int root, int radix,
+                  const LogGPParams& params);
+double ScatterTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, int root,
+                   int radix, const LogGPParams& params);
+
+// The time TUW's construction alone takes (the last process to know its place).
+double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int root, int radix,
+                        const LogGPParams& params);
+
+// Lower bounds of any gather or scatter of these blocks under LogP: the optimal single-item
+// broadcast time of p processes (Karp et al. 1993: every informed process sends a new message
+// every max(g, o); a gather that combines messages is a broadcast run backwards), at the given
+// latency, and the root's link, which must carry every other block: o + L + (M - m_root) * G.
+// `latency` picks the level: the network's L is the bound the one-level LogP model gives; the
+// node's (cheaper) L is a bound that no two-level schedule beats.
+double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
+                      const LogGPParams& params, const LogGPLevel& latency);
+
+// The costs a radix is chosen with (libtuwcoll and irrmodel alike): one level, the network's
+// (alpha, beta: a fit's ping-pong line; L = alpha - 2o), o and g from the fit where irrfit
+// measured them. Without a fit, these: irrfit's on the calibrated simulated cluster of the 2017
+// paper's p = 560 runs (results/simulated/paper-560/default/fit.txt), an InfiniBand QDR class
+// machine, with harness/platforms/README.md's o = 0.3 us per message and g = o.
+struct RadixCosts {
+  double alpha_us = 2.64;
+  double beta_us_per_byte = 3.7e-4;
+  double overhead_us = 0.3;
+  double gap_us = 0.3;
+  LogGPParams Params() const {
+    return LogGPFromLinear(alpha_us, beta_us_per_byte, alpha_us, beta_us_per_byte, 1, overhead_us,
+                           gap_us);
+  }
+};
+
+// The radix of TUWk (kAdaptive) or Binomialk (kOblivious) for p processes: the one with the
+// smallest modelled gather time for one 4-byte block per process (the latency-bound case the
+// radix is for; in the bandwidth-bound case every radix moves the same bytes through the
+// root's link), from 2 to min(p, kMaxRadix); ties go to the smaller radix.
+int ModelRadix(ModelTree tree, int p, const LogGPParams& params);
+
+}  // namespace tuw::tree

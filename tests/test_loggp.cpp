@@ -1,0 +1,98 @@
+// The LogGP-style model of the trees (algorithms/tree/loggp.hpp), checked against timelines
+// worked out by hand from the protocol: L = 10, o = 1, G = 0, one level; messages eager (they
+// leave when sent) unless a test says otherwise.
+#include <gtest/gtest.h>
+
+#include "loggp.hpp"
+
+namespace tuw::tree {
+namespace {
+
+LogGPParams Params(double latency, double overhead, double gap) {
+  LogGPParams params;
+  params.overhead_us = overhead;
+  params.gap_us = gap;
+  params.network = {latency, 0};
+  params.node = params.network;
+  params.eager_limit_bytes = 1 << 30;
+  return params;
+}
+
+// Linear, p = 3, root 0: ranks 1 and 2 send at 0 (o until 1), both messages there at 11; the
+// root takes them one after the other: 11-12, 12-13. With g = 5 the second waits until 16.
+TEST(LogGP, LinearGatherByHand) {
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4}, 0, 2, Params(10, 1, 0)), 13);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4}, 0, 2, Params(10, 1, 5)), 17);
+}
+
+// Where a message starts only when its receive is posted (SMPI's default): the oblivious tree's
+// root probes child 1 (there at 11, taken 11-12), only then posts child 2's receive: 12 + 10 =
+// 22, taken 22-23. Eager, child 2's message waits at the root since 11: 12-13.
+TEST(LogGP, MatchedMessagesWaitForTheirReceive) {
+  LogGPParams params = Params(10, 1, 0);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kOblivious, {4, 4, 4}, 0, 4, params), 13);
+  params.eager_limit_bytes = 0;
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kOblivious, {4, 4, 4}, 0, 4, params), 23);
+  // Posted at once (Irecv), both leave at 1: as eager.
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4}, 0, 2, params), 13);
+  // irrfit's burst says which: a latency per message of a burst means matched.
+  EXPECT_EQ(LogGPFromLinear(12, 0, 12, 0, 1, 1, 11).eager_limit_bytes, 0);
+  EXPECT_EQ(LogGPFromLinear(12, 0, 12, 0, 1, 1, 11).gap_us, 1);
+  EXPECT_EQ(LogGPFromLinear(12, 0, 12, 0, 1, 1, 2).eager_limit_bytes, kEagerLimitBytes);
+  EXPECT_EQ(LogGPFromLinear(12, 0, 12, 0, 1, 1, 2).gap_us, 2);
+  EXPECT_EQ(LogGPFromLinear(12, 0, 12, 0, 1, 1, 2).network.latency_us, 10);
+}
+
+// p = 4, root 0, Same, 4 bytes.
+// Radix 4: one round. Every rank (each its cube's fixed and gather root) sends its summary to the
+// three others at 0, 1, 2 (arriving at 11, 12, 13 in that order of destinations) and takes three:
+// rank 0 gets all at 11 -> done 14; rank 1: 11, 12, 12 -> 14; rank 2: 12, 12, 13 -> 15; rank 3:
+// 13, 13, 13 -> 16. Data: ranks 1, 2, 3 send at 14, 15, 16 (arriving 25, 26, 27); the root
+// takes them at 25-26, 26-27, 27-28.
+// Radix 2: round 0 pairs (0,1), (2,3) exchange: at 11-12 everybody knows; 0 wins (root), 3 wins
+// (full tie: the right). Round 1: fixed roots 1 and 3 exchange at 12 -> 23-24; 1 tells the gather
+// root 0 (send 24-25, there 35, taken 35-36). Data: 2 sends to 3 at 12 (there 23; 3 takes it
+// at 24-25), 1 sends at 25 and 3 at 25 (both at 0 at 36): 36-37, 37-38.
+TEST(LogGP, AdaptiveGatherByHand) {
+  const LogGPParams params = Params(10, 1, 0);
+  EXPECT_DOUBLE_EQ(ConstructionTime(4, {4, 4, 4, 4}, 0, 4, params), 16);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kAdaptive, {4, 4, 4, 4}, 0, 4, params), 28);
+  EXPECT_DOUBLE_EQ(ConstructionTime(4, {4, 4, 4, 4}, 0, 2, params), 36);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kAdaptive, {4, 4, 4, 4}, 0, 2, params), 38);
+  // So the model prefers a radix above 2 here.
+  EXPECT_GT(ModelRadix(ModelTree::kAdaptive, 4, params), 2);
+}
+
+// The bound: p = 4, o = 1, g = 0, L = 10: the root can take a message every o, the first at the
+// earliest one hop (12) after the start: 12, 13, 14. Gathers of these blocks never beat it, nor
+// does the root's link (G = 1: o + L + o + 3 blocks of 4 bytes = 24).
+TEST(LogGP, LowerBoundByHand) {
+  LogGPParams params = Params(10, 1, 0);
+  EXPECT_DOUBLE_EQ(LogPLowerBound({4, 4, 4, 4}, 0, params, params.network), 14);
+  params.network.us_per_byte = 1;
+  EXPECT_DOUBLE_EQ(LogPLowerBound({4, 4, 4, 4}, 0, params, params.network), 24);
+  for (int radix : {2, 3, 4}) {
+    EXPECT_GE(GatherTime(ModelTree::kAdaptive, {4, 4, 4, 4}, 0, radix, params), 24);
+    EXPECT_GE(GatherTime(ModelTree::kOblivious, {4, 4, 4, 4}, 0, radix, params), 24);
+  }
+  EXPECT_GE(GatherTime(ModelTree::kLinear, {4, 4, 4, 4}, 0, 2, params), 24);
+}
+
+// Bandwidth-bound: with a large block per process every radix moves the same bytes through the
+// root's link, so the radix matters little; latency-bound, fewer rounds win.
+TEST(LogGP, RadixMattersWhereLatencyDominates) {
+  const LogGPParams params = Params(2, 0.3, 0.3);
+  const std::vector<std::int64_t> tiny(64, 4);
+  EXPECT_LT(GatherTime(ModelTree::kAdaptive, tiny, 0, 4, params),
+            GatherTime(ModelTree::kAdaptive, tiny, 0, 2, params));
+  LogGPParams wide = params;
+  wide.network.us_per_byte = 1e-3;
+  const std::vector<std::int64_t> large(64, 1 << 20);
+  const double two = GatherTime(ModelTree::kAdaptive, large, 0, 2, wide);
+  const double eight = GatherTime(ModelTree::kAdaptive, large, 0, 8, wide);
+  EXPECT_NEAR(eight / two, 1.0, 0.05);
+  EXPECT_GE(two, 63 * (1 << 20) * 1e-3);  // the root's link
+}
+
+}  // namespace
+}  // namespace tuw::tree
