@@ -4,6 +4,10 @@
 // the root's own block. Where the peer is on another node and rank 0's node holds another rank,
 // the same ping-pongs with that rank give the costs inside a node (alpha_local_us,
 // beta_local_us_per_byte: shared memory), the second level of irrmodel's model on clusters.
+// LogGP's o and g (issue 37) from bursts of small messages to the peer: o is the sender's time
+// per MPI_Send of 4 bytes in a burst (its CPU, the eager send returning at once), g the time a
+// burst of 64 adds per message over a burst of one, measured by the peer's reply (the rate at
+// which a process can send, or take, small messages: at least o).
 // Writes a key=value file that irrmodel --from-results reads.
 #include <mpi.h>
 #include <unistd.h>
@@ -39,6 +43,8 @@ const char* kFooter =
     "relative errors, so that small and large messages count alike. When the peer is on another\n"
     "node and rank 0's node holds another rank (the lowest such, local_peer), the ping-pongs\n"
     "with it give alpha_local and beta_local: messages inside a node (irrmodel's second level).\n"
+    "LogGP (irrmodel's --loggp): o = the sender's time per 4-byte MPI_Send in a burst of 64,\n"
+    "g = what each message of that burst adds to its round trip (at least o); L = alpha - 2o.\n"
     "Exit status: 0 success, 2 bad arguments.";
 
 // Median one-way time (half round trip) in microseconds between rank 0 and `peer`.
@@ -74,6 +80,44 @@ double SelfCopy(std::vector<char>& from, std::vector<char>& to, int bytes, const
     if (k >= o.warmup) times.push_back((MPI_Wtime() - start) * 1e6);
   }
   return irr::fit::Median(times);
+}
+
+// LogGP's o and g (see the top) between rank 0 and `peer`, in microseconds (rank 0 only).
+struct Burst {
+  double overhead_us = 0, gap_us = 0;
+};
+Burst MeasureBurst(int peer, const Options& o, MPI_Comm comm) {
+  constexpr int kLong = 64;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int word = 0;
+  // Median round trip of a burst of n messages answered by one, and the sender's time per send.
+  auto burst = [&](int n, double* per_send) {
+    std::vector<double> round_trips, sends;
+    for (int k = 0; k < o.warmup + o.nrep; ++k) {
+      MPI_Barrier(comm);
+      if (rank == 0) {
+        const double start = MPI_Wtime();
+        for (int i = 0; i < n; ++i) MPI_Send(&word, 1, MPI_INT, peer, 4, comm);
+        const double sent = MPI_Wtime();
+        MPI_Recv(&word, 1, MPI_INT, peer, 5, comm, MPI_STATUS_IGNORE);
+        if (k >= o.warmup) {
+          round_trips.push_back((MPI_Wtime() - start) * 1e6);
+          sends.push_back((sent - start) * 1e6 / n);
+        }
+      } else if (rank == peer) {
+        for (int i = 0; i < n; ++i) MPI_Recv(&word, 1, MPI_INT, 0, 4, comm, MPI_STATUS_IGNORE);
+        MPI_Send(&word, 1, MPI_INT, 0, 5, comm);
+      }
+    }
+    if (per_send != nullptr) *per_send = rank == 0 ? irr::fit::Median(sends) : 0;
+    return rank == 0 ? irr::fit::Median(round_trips) : 0;
+  };
+  Burst result;
+  const double one = burst(1, nullptr);
+  const double many = burst(kLong, &result.overhead_us);
+  result.gap_us = std::max(result.overhead_us, (many - one) / (kLong - 1));
+  return result;
 }
 
 int Fail(int rank, const std::string& message) {
@@ -154,6 +198,7 @@ int main(int argc, char** argv) {
       copy_times.push_back(SelfCopy(buffer, copy, static_cast<int>(bytes), o, comm));
     }
   }
+  const Burst burst = MeasureBurst(peer, o, comm);
   MPI_Barrier(comm);
   if (rank == 0) {
     const irr::fit::Line message = irr::fit::RelativeLeastSquares(sizes, one_way);
@@ -170,6 +215,9 @@ int main(int argc, char** argv) {
     fit.beta_us_per_byte = message.slope;
     fit.gamma_us_per_byte = local_copy.slope;
     fit.has_gamma = true;
+    fit.overhead_us = burst.overhead_us;
+    fit.gap_us = burst.gap_us;
+    fit.has_loggp = true;
     irr::fit::Line inside_node;
     if (local_peer > 0) {
       inside_node = irr::fit::RelativeLeastSquares(sizes, local_one_way);
@@ -201,7 +249,8 @@ int main(int argc, char** argv) {
     const std::string text = irr::formats::FormatFit(
         fit,
         "irrfit: linear cost model fitted by ping-pong; t(s bytes) = alpha + beta*s, copy "
-        "gamma*s\n'point' lines: bytes, measured one-way us, fitted us, measured self-copy us" +
+        "gamma*s;\nLogGP's o (overhead_us) and g (gap_us) from bursts of 4-byte messages\n'point' "
+        "lines: bytes, measured one-way us, fitted us, measured self-copy us" +
             std::string(local_peer > 0 ? ", measured one-way us inside a node (local_peer)" : ""));
     std::fputs(text.c_str(), stdout);
     if (message.max_relative_residual > 0.5) {
