@@ -1,6 +1,7 @@
 #include "loggp.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <numeric>
 #include <queue>
@@ -22,13 +23,14 @@ struct Message {
 // Every process's clock and links while the model runs the protocol.
 class Machine {
  public:
-  Machine(int p, const LogGPParams& params)
+  // Every process's clock starts at start[r].
+  Machine(const std::vector<double>& start, const LogGPParams& params)
       : params_(params),
-        cpu_(p, 0),
-        last_send_(p, -1e300),
-        last_recv_(p, -1e300),
-        in_link_(p, 0),
-        out_link_(p, 0) {}
+        cpu_(start),
+        last_send_(start.size(), -1e300),
+        last_recv_(start.size(), -1e300),
+        in_link_(start.size(), 0),
+        out_link_(start.size(), 0) {}
 
   // Process `from` posts a send of `bytes` to `to` once it is at `ready` (its CPU permitting).
   Message Send(int from, int to, std::int64_t bytes, double ready) {
@@ -42,7 +44,7 @@ class Machine {
   double Arrival(const Message& m, double posted) {
     const LogGPLevel& level = params_.Between(m.from, m.to);
     const bool eager = m.bytes <= params_.eager_limit_bytes;
-    const double wire = static_cast<double>(m.bytes) * level.us_per_byte;
+    const double wire = params_.Wire(level, m.bytes);
     const double leaves = std::max(eager ? m.sent : std::max(m.sent, posted), out_link_[m.from]);
     out_link_[m.from] = leaves + wire;
     const double arrives = std::max(leaves + level.latency_us + wire, in_link_[m.to] + wire);
@@ -60,6 +62,15 @@ class Machine {
   // A receive posted at `posted` (e.g. an MPI_Recv: the process's clock) and taken.
   double Take(const Message& m, double posted) { return Receive(m.to, Arrival(m, posted), posted); }
   double Clock(int rank) const { return cpu_[rank]; }
+  double WireTime(const Message& m) const {
+    return params_.Wire(params_.Between(m.from, m.to), m.bytes);
+  }
+  // The slowest process's time since `start` (its own start).
+  double SlowestSince(const std::vector<double>& start) const {
+    double slowest = 0;
+    for (std::size_t r = 0; r < cpu_.size(); ++r) slowest = std::max(slowest, cpu_[r] - start[r]);
+    return slowest;
+  }
 
  private:
   const LogGPParams& params_;
@@ -113,9 +124,9 @@ void RunConstruction(Machine* machine, const std::vector<std::int64_t>& block_by
   }
 }
 
-// The gather's data phase after each process's clock (tree_executor.cpp): the time the root is
-// done. `probed`: the oblivious tree, whose parents take their children in order (MPI_Probe).
-double RunGather(Machine* machine, const Tree& tree, bool probed, bool size_known) {
+// The gather's data phase after each process's clock (tree_executor.cpp). `probed`: the oblivious
+// tree, whose parents take their children in order (MPI_Probe).
+void RunGather(Machine* machine, const Tree& tree, bool probed, bool size_known) {
   // Children before parents: a process sends once its subtree has arrived.
   std::function<double(int)> done = [&](int v) {
     const NodeView& node = tree.nodes[v];
@@ -138,22 +149,36 @@ double RunGather(Machine* machine, const Tree& tree, bool probed, bool size_know
       }
       return finished;
     }
-    std::vector<std::pair<double, std::size_t>> arrivals;
+    std::vector<std::size_t> order;  // the link takes them in the order they were sent
     for (std::size_t k = 0; k < node.children.size(); ++k) {
-      if (present[k]) arrivals.push_back({machine->Arrival(messages[k], start), k});
+      if (present[k]) order.push_back(k);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return messages[a].sent < messages[b].sent;
+    });
+    std::vector<std::pair<double, double>> arrivals;  // (arrival, time on the wire)
+    for (std::size_t k : order) {
+      const Message& m = messages[k];
+      arrivals.push_back({machine->Arrival(m, start), machine->WireTime(m)});
     }
     std::sort(arrivals.begin(), arrivals.end());
+    // Messages that kept v's link busy back to back share it (the network divides a link among
+    // its flows): all of them end when the last one does, not one after the other.
+    for (std::size_t i = arrivals.size(); i-- > 1;) {
+      const bool back_to_back =
+          arrivals[i].second > 0 &&
+          std::abs(arrivals[i].first - arrivals[i].second - arrivals[i - 1].first) < 1e-9;
+      if (back_to_back) arrivals[i - 1].first = arrivals[i].first;
+    }
     for (const auto& a : arrivals) finished = machine->Receive(v, a.first, start);
     return finished;
   };
-  return done(tree.root);
+  done(tree.root);
 }
 
-// The scatter's data phase: the time the last process has its block.
-double RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_known) {
-  double last = 0;
+// The scatter's data phase.
+void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_known) {
   std::function<void(int, double)> serve = [&](int v, double have) {
-    last = std::max(last, have);
     const NodeView& node = tree.nodes[v];
     double ready = have;
     for (const ScatterSend& s : ScatterSchedule(
@@ -173,7 +198,6 @@ double RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_kn
     }
   };
   serve(tree.root, machine->Clock(tree.root));
-  return last;
 }
 
 Tree LinearTree(const std::vector<std::int64_t>& block_bytes, int root) {
@@ -202,6 +226,7 @@ Tree ModelTreeOf(ModelTree kind, const std::vector<std::int64_t>& block_bytes, i
                  int radix) {
   switch (kind) {
     case ModelTree::kAdaptive:
+    case ModelTree::kPlanned:
       return BuildTree(TreeKind::kAdaptive, block_bytes, root, radix);
     case ModelTree::kOblivious:
       return BuildTree(TreeKind::kOblivious, block_bytes, root, radix);
@@ -211,7 +236,33 @@ Tree ModelTreeOf(ModelTree kind, const std::vector<std::int64_t>& block_bytes, i
   return LinearTree(block_bytes, root);
 }
 
+// When each process leaves the harness's barrier (the dissemination barrier: in round k every
+// process sends an empty message to rank + 2^k and receives one from rank - 2^k, MPI_Sendrecv),
+// or 0 for all without barrier_start.
+std::vector<double> StartTimes(int p, const LogGPParams& params) {
+  std::vector<double> start(p, 0);
+  if (!params.barrier_start) return start;
+  Machine machine(start, params);
+  for (std::int64_t distance = 1; distance < p; distance *= 2) {
+    std::vector<double> posted(p);
+    std::vector<Message> sent(p);
+    for (int r = 0; r < p; ++r) {
+      posted[r] = machine.Clock(r);
+      sent[r] = machine.Send(r, static_cast<int>((r + distance) % p), 0, posted[r]);
+    }
+    for (int r = 0; r < p; ++r) machine.Take(sent[(r - distance % p + p) % p], posted[r]);
+  }
+  for (int r = 0; r < p; ++r) start[r] = machine.Clock(r);
+  return start;
+}
+
 }  // namespace
+
+double LogGPParams::Wire(const LogGPLevel& level, std::int64_t bytes) const {
+  if (level.one_way.empty()) return static_cast<double>(bytes) * level.us_per_byte;
+  const double one_way = level.one_way.Comm(static_cast<double>(bytes));
+  return std::max(0.0, one_way - level.latency_us - 2 * overhead_us);
+}
 
 LogGPParams LogGPFromLinear(double alpha_us, double beta_us_per_byte, double alpha_local_us,
                             double beta_local_us_per_byte, int ranks_per_node, double overhead_us,
@@ -233,29 +284,32 @@ double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int
     throw std::invalid_argument("ConstructionTime: " + std::to_string(block_bytes.size()) +
                                 " blocks for p = " + std::to_string(p));
   }
-  Machine machine(p, params);
+  const std::vector<double> start(p, 0);
+  Machine machine(start, params);
   RunConstruction(&machine, block_bytes, root, radix);
-  double last = 0;
-  for (int i = 0; i < p; ++i) last = std::max(last, machine.Clock(i));
-  return last;
+  return machine.SlowestSince(start);
 }
 
 double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
                   const LogGPParams& params) {
   const int p = static_cast<int>(block_bytes.size());
   const Tree tree = ModelTreeOf(kind, block_bytes, root, radix);
-  Machine machine(p, params);
+  const std::vector<double> start = StartTimes(p, params);
+  Machine machine(start, params);
   if (kind == ModelTree::kAdaptive) RunConstruction(&machine, block_bytes, root, radix);
-  return RunGather(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
+  RunGather(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
+  return machine.SlowestSince(start);
 }
 
 double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root,
                    int radix, const LogGPParams& params) {
   const int p = static_cast<int>(block_bytes.size());
   const Tree tree = ModelTreeOf(kind, block_bytes, root, radix);
-  Machine machine(p, params);
+  const std::vector<double> start = StartTimes(p, params);
+  Machine machine(start, params);
   if (kind == ModelTree::kAdaptive) RunConstruction(&machine, block_bytes, root, radix);
-  return RunScatter(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
+  RunScatter(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
+  return machine.SlowestSince(start);
 }
 
 double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
@@ -276,7 +330,7 @@ double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
   }
   std::int64_t others = 0;
   for (int i = 0; i < p; ++i) others += i == root ? 0 : block_bytes[i];
-  const double link = p > 1 ? hop + static_cast<double>(others) * latency.us_per_byte : 0;
+  const double link = p > 1 ? hop + params.Wire(latency, others) : 0;
   return std::max(informed_last, link);
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hypercube_tree.hpp"
+#include "sequenced_tree.hpp"
 
 namespace tuw::tree {
 
@@ -23,6 +24,9 @@ namespace tuw::tree {
 struct LogGPLevel {
   double latency_us = 0;   // L
   double us_per_byte = 0;  // G
+  // Where not empty, a message's time on the wire is irrfit's measured one-way time for its size
+  // less L + 2o (protocol switches and size-dependent bandwidth show), instead of bytes * G.
+  MeasuredCurve one_way = {};
 };
 
 struct LogGPParams {
@@ -34,9 +38,16 @@ struct LogGPParams {
   // Messages up to this size leave at once (eager); larger ones start when the receive is
   // posted (rendezvous), as every message does in SimGrid SMPI's default (async-small-thresh 0).
   std::int64_t eager_limit_bytes = 0;
+  // What irrbench measures with sync=barrier: every process starts when it leaves the barrier
+  // (a dissemination barrier of empty messages, as the harness's MPI_Barrier in the
+  // simulations), and a call's time is the slowest process's own elapsed time. False: all start
+  // at 0, the time is the last process's end.
+  bool barrier_start = false;
   const LogGPLevel& Between(int a, int b) const {
     return ranks_per_node > 1 && a / ranks_per_node == b / ranks_per_node ? node : network;
   }
+  // A message's time on the wire at `level` (after L; the link is busy that long).
+  double Wire(const LogGPLevel& level, std::int64_t bytes) const;
 };
 
 // From the linear model's measured one-way time alpha (a ping-pong's half round trip, which
@@ -52,12 +63,14 @@ LogGPParams LogGPFromLinear(double alpha_us, double beta_us_per_byte, double alp
 // The trees the model evaluates (the rows of libtuwcoll).
 enum class ModelTree {
   kAdaptive,   // TUW (radix 2) and TUWk: construction rounds, then the data
+  kPlanned,    // the adaptive tree built at init (TUW_*_init): the data only
   kOblivious,  // Binomial(k): no construction, children probed in round order
   kLinear,     // every process straight to the root
 };
 
-// The completion time (the last process done, in microseconds) of a gather or scatter of
-// block_bytes with the given root and radix (ignored for kLinear), every process starting at 0.
+// The time (microseconds) of a gather or scatter of block_bytes with the given root and radix
+// (ignored for kLinear): the last process's end, or with barrier_start the slowest process's
+// elapsed time after the barrier.
 double GatherTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, int root, int radix,
                   const LogGPParams& params);
 double ScatterTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, int root,

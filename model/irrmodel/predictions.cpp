@@ -63,6 +63,33 @@ void AddBreakEven(std::vector<Prediction>* rows) {
   }
 }
 
+// The LogGP model of `tree` (formats/operations.tsv's tree column) for one problem, or NaN
+// where it has none; *radix: the radix of a -k tree.
+double LogGPTime(const std::string& tree, bool scatter, const std::vector<std::int64_t>& blocks,
+                 int root, int radix_setting, const FitCosts& costs,
+                 const tuw::tree::LogGPParams& params, int* radix) {
+  using tuw::tree::ModelTree;
+  const int p = static_cast<int>(blocks.size());
+  const bool radix_k = tree == "adaptive-k" || tree == "oblivious-k";
+  ModelTree kind;
+  if (tree == "adaptive" || tree == "adaptive-k") {
+    kind = ModelTree::kAdaptive;
+  } else if (tree == "oblivious" || tree == "oblivious-k") {
+    kind = ModelTree::kOblivious;
+  } else if (tree == "linear") {
+    kind = ModelTree::kLinear;
+  } else {
+    return kNaN;
+  }
+  *radix = 2;
+  if (radix_k) {
+    *radix = radix_setting > 0 ? radix_setting
+                               : tuw::tree::ModelRadix(kind, p, costs.radix_costs.Params());
+  }
+  return scatter ? tuw::tree::ScatterTime(kind, blocks, root, *radix, params)
+                 : tuw::tree::GatherTime(kind, blocks, root, *radix, params);
+}
+
 }  // namespace
 
 bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::string>* notes,
@@ -89,6 +116,16 @@ bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::st
     }
     costs->measured = MeasuredCurve(bytes, network);
     if (!std::isnan(local.front())) costs->measured_local = MeasuredCurve(bytes, local);
+  }
+  costs->has_loggp = fit.has_loggp;
+  if (fit.has_loggp) {
+    costs->radix_costs = {fit.alpha_us, fit.beta_us_per_byte, fit.overhead_us, fit.gap_us};
+    costs->loggp = tuw::tree::LogGPFromLinear(
+        fit.alpha_us, fit.beta_us_per_byte, fit.has_local ? fit.alpha_local_us : fit.alpha_us,
+        fit.has_local ? fit.beta_local_us_per_byte : fit.beta_us_per_byte, 1, fit.overhead_us,
+        fit.gap_us);
+    costs->loggp.network.one_way = costs->measured;
+    costs->loggp.node.one_way = costs->measured_local;
   }
   return true;
 }
@@ -169,6 +206,20 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     two_level.network_measured = costs.measured;
     two_level.local_measured = costs.measured_local;
   }
+  // LogGP: the run's nodes where they are equal blocks of ranks (else one level), and the
+  // radix a -k tree ran with where the run set one.
+  tuw::tree::LogGPParams loggp = costs.loggp;
+  loggp.barrier_start = meta.count("sync") == 0 || meta["sync"] == "barrier";
+  if (node_starts.size() >= 2) {
+    const int size = node_starts[1] - node_starts[0];
+    bool equal = true;
+    for (std::size_t k = 0; k < node_starts.size(); ++k) {
+      equal = equal && node_starts[k] == static_cast<int>(k) * size;
+    }
+    if (equal) loggp.ranks_per_node = size;
+  }
+  const int radix_setting =
+      meta.count("env.TUWCOLL_RADIX") ? std::atoi(meta["env.TUWCOLL_RADIX"].c_str()) : 0;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
   for (const auto& mc : file.cases) {
@@ -251,6 +302,21 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     }
     row.construction_us =
         tuw::tree::CeilLog2(mc.p) * (row.measured ? costs.measured.Comm(32) : c.Comm(32));
+    row.loggp_us = row.logp_bound_us = kNaN;
+    if (costs.has_loggp) {
+      // A persistent TUW op runs the tree its init built: the data without the construction.
+      const bool planned = op->role == "persistent" && op->tree.rfind("adaptive", 0) == 0;
+      row.loggp_us =
+          LogGPTime(op->tree, scatter, blocks, mc.root, radix_setting, costs, loggp, &row.radix);
+      if (planned && !std::isnan(row.loggp_us)) {
+        row.loggp_us = scatter ? tuw::tree::ScatterTime(tuw::tree::ModelTree::kPlanned, blocks,
+                                                        mc.root, row.radix, loggp)
+                               : tuw::tree::GatherTime(tuw::tree::ModelTree::kPlanned, blocks,
+                                                       mc.root, row.radix, loggp);
+      }
+      if (op->tree.find("-k") == std::string::npos) row.radix = 0;
+      row.logp_bound_us = tuw::tree::LogPLowerBound(blocks, mc.root, loggp, loggp.network);
+    }
     // Gather and scatter trees cost the same (Traeff 2018, Section 2.2): one DP serves both.
     row.optimal_us = kNaN;
     if (static_cast<double>(DpBytes(mc.p)) <= options.max_mem) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cost_model.hpp"
+#include "loggp.hpp"
 #include "tree_costs.hpp"
 
 namespace irr::model {
@@ -33,6 +34,13 @@ struct Prediction {
   // applicable or never (the persistent op is not faster).
   double setup_us, break_even_calls, model_break_even_calls;
   double construction_us;  // the model of TUW's construction at this p
+  // The LogGP model (algorithms/tree/loggp.hpp; NaN where the fit has no o and g, or for a tree
+  // it does not model): the op's tree, step by step per process, two levels where the file
+  // gives the nodes, each message at the fit's measured time for its size; and the LogP lower
+  // bound of any gather/scatter of this problem at the network's latency (the one-level bound).
+  double loggp_us, logp_bound_us;
+  int radix = 0;  // the radix of a -k tree (TUWk, Binomialk): the run's TUWCOLL_RADIX or the
+                  // model's choice, as libtuwcoll makes it; 0 for others
   bool two_level = false;  // model_us and the trees' times with the costs inside a node
   bool measured = false;   // ... with the measured costs of each message size
 };
@@ -53,6 +61,11 @@ struct FitCosts {
   bool has_local = false;
   CostParams local;
   MeasuredCurve measured, measured_local;
+  // LogGP (fit.txt's overhead_us and gap_us): the radix-choice costs libtuwcoll uses, and the
+  // model's parameters (one level; Predict sets the nodes per file).
+  bool has_loggp = false;
+  tuw::tree::RadixCosts radix_costs;
+  tuw::tree::LogGPParams loggp;
 };
 
 // Reads the fit file. False with *error.

@@ -83,7 +83,8 @@ std::string PredictionsTsv(const std::vector<Prediction>& rows) {
   std::string out =
       "op\tdistribution\tb\tm\tproblem\ttree\tmeasured_min_us\tmeasured_median_us\tmodel_us"
       "\tmedian_over_model\toptimal_us\tlower_bound_us\tadaptive_us\toblivious_us\tlinear_us"
-      "\tsetup_us\tbreak_even_calls\tmodel_break_even_calls\n";
+      "\tsetup_us\tbreak_even_calls\tmodel_break_even_calls\tloggp_us\tmedian_over_loggp"
+      "\tlogp_bound_us\tradix\n";
   auto field = [](double x) { return std::isnan(x) ? std::string() : Cell(x, "%.6g"); };
   for (const auto& r : rows) {
     out += r.op + "\t" + r.dist + "\t" + std::to_string(r.b) + "\t" + std::to_string(r.m) + "\t" +
@@ -91,7 +92,9 @@ std::string PredictionsTsv(const std::vector<Prediction>& rows) {
            field(r.model_us) + "\t" + field(r.median_us / r.model_us) + "\t" + field(r.optimal_us) +
            "\t" + field(r.lower_bound_us) + "\t" + field(r.adaptive_us) + "\t" +
            field(r.oblivious_us) + "\t" + field(r.linear_us) + "\t" + field(r.setup_us) + "\t" +
-           field(r.break_even_calls) + "\t" + field(r.model_break_even_calls) + "\n";
+           field(r.break_even_calls) + "\t" + field(r.model_break_even_calls) + "\t" +
+           field(r.loggp_us) + "\t" + field(r.median_us / r.loggp_us) + "\t" +
+           field(r.logp_bound_us) + "\t" + (r.radix > 0 ? std::to_string(r.radix) : "") + "\n";
   }
   return out;
 }
@@ -114,8 +117,21 @@ std::string PredictionsTable(const std::vector<Prediction>& rows, const FitCosts
         "Measured costs: each message at the fit's measured one-way time for its size (point "
         "lines, interpolated); optimal and bound: the linear model's\n";
   }
-  out += Printf("%-18s %-11s %6s %9s %-9s %10s %10s %10s %7s %10s %10s %s\n", "op", "distribution",
-                "b", "m", "tree", "min", "median", "model", "med/mod", "optimal", "bound",
+  const bool loggp = std::any_of(rows.begin(), rows.end(),
+                                 [](const Prediction& r) { return !std::isnan(r.logp_bound_us); });
+  if (loggp) {
+    const tuw::tree::LogGPParams& g = costs.loggp;
+    out += Printf(
+        "LogGP: o = %.3g us, g = %.3g us, L = %.3g us across nodes and %.3g us inside one, "
+        "messages at their measured times%s; loggp: the op's tree (-k: at radix r), logp: "
+        "the LogP lower bound at the network's L\n",
+        g.overhead_us, g.gap_us, g.network.latency_us, g.node.latency_us,
+        g.eager_limit_bytes > 0 ? ", eager up to the limit"
+                                : ", each starting when its receive is posted");
+  }
+  out += Printf("%-18s %-11s %6s %9s %-11s %10s %10s %10s %7s %10s %10s%s %s\n", "op",
+                "distribution", "b", "m", "tree", "min", "median", "model", "med/mod", "optimal",
+                "bound", loggp ? Printf(" %10s %7s %10s", "loggp", "med/lgp", "logp").c_str() : "",
                 "  setup break-even calls (measured/model)");
   for (const auto& r : rows) {
     const std::string setup =
@@ -123,12 +139,19 @@ std::string PredictionsTable(const std::vector<Prediction>& rows, const FitCosts
             ? ""
             : Printf("  %.2f %s/%s", r.setup_us, Cell(r.break_even_calls, "%.1f").c_str(),
                      Cell(r.model_break_even_calls, "%.1f").c_str());
-    out += Printf("%-18s %-11s %6lld %9lld %-9s %10s %10s %10s %7s %10s %10s%s\n", r.op.c_str(),
-                  r.dist.c_str(), r.b, r.m, r.tree.empty() ? "-" : r.tree.c_str(),
-                  Cell(r.min_us, "%.2f").c_str(), Cell(r.median_us, "%.2f").c_str(),
-                  Cell(r.model_us, "%.2f").c_str(), Cell(r.median_us / r.model_us, "%.2f").c_str(),
-                  Cell(r.optimal_us, "%.2f").c_str(), Cell(r.lower_bound_us, "%.2f").c_str(),
-                  setup.c_str());
+    const std::string tree = (r.tree.empty() ? "-" : r.tree) +
+                             (r.radix > 0 ? " r" + std::to_string(r.radix) : std::string());
+    const std::string loggp_cells = loggp
+                                        ? Printf(" %10s %7s %10s", Cell(r.loggp_us, "%.2f").c_str(),
+                                                 Cell(r.median_us / r.loggp_us, "%.2f").c_str(),
+                                                 Cell(r.logp_bound_us, "%.2f").c_str())
+                                        : "";
+    out +=
+        Printf("%-18s %-11s %6lld %9lld %-11s %10s %10s %10s %7s %10s %10s%s%s\n", r.op.c_str(),
+               r.dist.c_str(), r.b, r.m, tree.c_str(), Cell(r.min_us, "%.2f").c_str(),
+               Cell(r.median_us, "%.2f").c_str(), Cell(r.model_us, "%.2f").c_str(),
+               Cell(r.median_us / r.model_us, "%.2f").c_str(), Cell(r.optimal_us, "%.2f").c_str(),
+               Cell(r.lower_bound_us, "%.2f").c_str(), loggp_cells.c_str(), setup.c_str());
   }
   return out;
 }
