@@ -47,6 +47,7 @@ TEST_F(LargePayload, GathervSubtreeAboveIntMax) {
   for (std::int64_t k = 0; k < CountOf(rank_); ++k) send[k] = Value(rank_, k);
   std::unique_ptr<int[]> recv = rank_ == 0 ? Ints(total_) : Ints(1);
   for (const auto& algorithm : tuw::kGathervAlgorithms) {
+    if (IsRadixKRow(algorithm.name)) continue;  // the same executor and pieces as radix 2
     if (rank_ == 0) std::fill_n(recv.get(), total_, -1);
     const double start = MPI_Wtime();
     const int rc = algorithm.fn(send.get(), CountOf(rank_), MPI_INT, recv.get(), counts_.data(),
@@ -77,6 +78,7 @@ TEST_F(LargePayload, ScattervSubtreeAboveIntMax) {
   }
   auto recv = Ints(CountOf(rank_));
   for (const auto& algorithm : tuw::kScattervAlgorithms) {
+    if (IsRadixKRow(algorithm.name)) continue;
     std::fill_n(recv.get(), CountOf(rank_), -1);
     const double start = MPI_Wtime();
     const int rc = algorithm.fn(send.get(), counts_.data(), displs_.data(), MPI_INT, recv.get(),

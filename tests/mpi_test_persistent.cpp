@@ -26,12 +26,15 @@ struct InitFunctions {
 };
 const InitFunctions kTuwInit{"TUW", TUW_Gatherv_init, TUW_Scatterv_init};
 const InitFunctions kOptimalInit{"Optimal", Optimal_Gatherv_init, Optimal_Scatterv_init};
+// TUW at radix k (TUWCOLL_RADIX=3 in the MPI tests): the same semantics and errors.
+const InitFunctions kTuwkInit{"TUWk", TUWk_Gatherv_init, TUWk_Scatterv_init};
 std::string InitName(const ::testing::TestParamInfo<InitFunctions>& info) {
   return info.param.name;
 }
 
 class Persistent : public ::testing::TestWithParam<InitFunctions> {};
-INSTANTIATE_TEST_SUITE_P(Init, Persistent, ::testing::Values(kTuwInit, kOptimalInit), InitName);
+INSTANTIATE_TEST_SUITE_P(Init, Persistent, ::testing::Values(kTuwInit, kOptimalInit, kTuwkInit),
+                         InitName);
 
 // Element k of rank i's block at start s.
 int Value(int rank, int k, int start) { return Pattern(rank, k) + 1000 * start; }
@@ -654,8 +657,8 @@ class ErrorsReturned : public ::testing::Test {
 class PersistentErrors : public ErrorsReturned,
                          public ::testing::WithParamInterface<InitFunctions> {};
 
-INSTANTIATE_TEST_SUITE_P(Init, PersistentErrors, ::testing::Values(kTuwInit, kOptimalInit),
-                         InitName);
+INSTANTIATE_TEST_SUITE_P(Init, PersistentErrors,
+                         ::testing::Values(kTuwInit, kOptimalInit, kTuwkInit), InitName);
 
 TEST_P(PersistentErrors, MismatchedCountsAtInitEveryProcess) {
   const InitFunctions& init = GetParam();

@@ -328,9 +328,22 @@ double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
     next_send.push(send + step);    // the sender goes on
     next_send.push(informed_last);  // the new process starts sending
   }
-  std::int64_t others = 0;
-  for (int i = 0; i < p; ++i) others += i == root ? 0 : block_bytes[i];
-  const double link = p > 1 ? hop + params.Wire(latency, others) : 0;
+  // The root's links: every other block crosses the one of its level (the root's node's ranks
+  // through the node, the others through the network).
+  std::int64_t off_node = 0, on_node = 0;
+  for (int i = 0; i < p; ++i) {
+    if (i == root) continue;
+    (&params.Between(i, root) == &params.node ? on_node : off_node) += block_bytes[i];
+  }
+  double link = 0;
+  if (off_node > 0) {
+    link =
+        2 * params.overhead_us + params.network.latency_us + params.Wire(params.network, off_node);
+  }
+  if (on_node > 0) {
+    link = std::max(
+        link, 2 * params.overhead_us + params.node.latency_us + params.Wire(params.node, on_node));
+  }
   return std::max(informed_last, link);
 }
 

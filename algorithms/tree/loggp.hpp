@@ -83,7 +83,8 @@ double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int
 // Lower bounds of any gather or scatter of these blocks under LogP: the optimal single-item
 // broadcast time of p processes (Karp et al. 1993: every informed process sends a new message
 // every max(g, o); a gather that combines messages is a broadcast run backwards), at the given
-// latency, and the root's link, which must carry every other block: o + L + (M - m_root) * G.
+// latency, and the root's links, which must carry every other block: 2o + L + (the blocks
+// from other nodes) * G, and the same inside its node at the node's costs.
 // `latency` picks the level: the network's L is the bound the one-level LogP model gives; the
 // node's (cheaper) L is a bound that no two-level schedule beats.
 double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,

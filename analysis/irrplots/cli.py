@@ -27,7 +27,7 @@ Runs that differ in p, library or algorithm setting become separate groups.
 exit status: 0 done, 2 bad input or arguments."""
 
 
-PLOT_PREFIXES = ("time_vs_m_", "settings_", "speedup_", "model_ratio_")
+PLOT_PREFIXES = ("time_vs_m_", "settings_", "speedup_", "model_ratio_", "radix_")
 
 
 def parse_args(argv):
@@ -70,7 +70,9 @@ def model_figures(files, facts):
         model_path = os.path.join(run_dir, "model.tsv")
         if os.path.exists(model_path):
             label = os.path.basename(run_dir)
-            made += figures.model_ratio(pd.read_csv(model_path, sep="\t"), label, facts)
+            model = pd.read_csv(model_path, sep="\t")
+            for column in figures.MODELS:
+                made += figures.model_ratio(model, label, facts, column)
     return made
 
 
@@ -82,6 +84,7 @@ def make_figures(stats, groups, ops, facts):
         made += figures.settings_comparison(stats, op, facts)
     for group, _, _ in groups:
         made += figures.speedup_heatmap(stats, group, facts)
+    made += figures.time_vs_radix(stats, facts)
     return made
 
 

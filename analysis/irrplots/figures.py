@@ -3,6 +3,7 @@ m, median, median_ci_low/high, min, ...). Each function returns matplotlib figur
 file stem and a caption; nothing here reads files or knows about HTML."""
 import dataclasses
 import math
+import re
 
 import matplotlib
 
@@ -21,7 +22,8 @@ from irrguide.table import DISTRIBUTION_ORDER, distribution_title  # noqa: E402
 ALGORITHM_COLORS = {"library-regular": "#1f77b4", "library-v": "#d62728", "TUW": "#2ca02c",
                     "guideline2": "#9467bd", "Linear": "#8c564b", "Binomial": "#ff7f0e",
                     "library-persistent": "#e377c2", "TUW-persistent": "#17becf",
-                    "Optimal-persistent": "#bcbd22"}
+                    "Optimal-persistent": "#bcbd22", "TUWk": "#006400", "Binomialk": "#b8860b",
+                    "TUWk-persistent": "#0e6b75"}
 
 
 def op_color(op):
@@ -90,14 +92,14 @@ def _line_with_band(ax, rows, color, label, show_min):
         ax.plot(x, rows["min"], "--", color=color, linewidth=0.9, alpha=0.8)
 
 
-def _finish(fig, axes, title, caption_text):
+def _finish(fig, axes, title, caption_text, xlabel="m (MPI_INT elements)"):
     for ax in axes:
         ax.set_xscale("log")
         ax.set_yscale("log")
         for axis in (ax.xaxis, ax.yaxis):
             axis.set_major_formatter(PlainLogFormatter())
             axis.set_minor_formatter(PlainLogFormatter())
-        ax.set_xlabel("m (MPI_INT elements)")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel("time (µs)")
         ax.grid(True, which="major", alpha=0.3)
     handles, labels = axes[0].get_legend_handles_labels()
@@ -167,12 +169,62 @@ def settings_comparison(stats, op, facts):
                    f"setting ({facts}); {_central(frame)}.", fig)]
 
 
+RADIX_SETTING = re.compile(r"TUWCOLL_RADIX=(\d+)")
+
+
+def time_vs_radix(stats, facts):
+    """Only when the inputs hold runs at several TUWCOLL_RADIX settings (scripts/simulate
+    --radix): per family, one panel per distribution, time vs radix for each radix-k operation
+    (TUWk, Binomialk) and block size b (one line style per b)."""
+    radix_of = {}
+    for group in dict.fromkeys(stats.index.get_level_values("group")):
+        found = RADIX_SETTING.search(group)
+        if found:
+            radix_of[group] = int(found.group(1))
+    if len(set(radix_of.values())) < 2:
+        return []
+    frame = stats[stats.index.get_level_values("group").isin(list(radix_of))].reset_index()
+    frame["radix"] = frame["group"].map(radix_of)
+    styles = ["o-", "s--", "^:", "d-."]
+    out = []
+    for family in ("gather", "scatter"):
+        ops = [op for op in dict.fromkeys(frame["op"]) if op in operations.BY_NAME
+               and operations.BY_NAME[op].family == family
+               and operations.BY_NAME[op].tree.endswith("-k")]
+        part = frame[frame["op"].isin(ops)]
+        if part.empty:
+            continue
+        dists = [d for d in DISTRIBUTION_ORDER if d in set(part["distribution"])]
+        fig, axes = _grid(len(dists))
+        sizes = sorted(set(part["b"]))
+        for ax, dist in zip(axes, dists):
+            for op in ops:
+                for k, b in enumerate(sizes):
+                    rows = part[(part["op"] == op) & (part["distribution"] == dist) &
+                                (part["b"] == b)].sort_values("radix")
+                    if rows.empty:
+                        continue
+                    ax.plot(rows["radix"], rows["median"], styles[k % len(styles)],
+                            color=op_color(op), label=f"{operations.label(op)} b={b}",
+                            markersize=3.5, linewidth=1.2)
+            ax.set_title(distribution_title(dist), fontsize=10)
+        _finish(fig, axes, f"Time vs radix ({family})",
+                f"{facts}; median; radix 2 is TUW's and Binomial's own tree", xlabel="radix k")
+        for ax in axes:
+            ax.set_xticks(sorted(set(part["radix"])))
+            ax.xaxis.set_major_formatter(PlainLogFormatter())
+        out.append(Figure(f"radix_{family}", f"Time vs radix of the {family} trees: median per "
+                          f"radix (TUWCOLL_RADIX), one line per operation and b ({facts}).", fig))
+    return out
+
+
 def speedup_heatmap(stats, group, facts):
     """Per family: median time of the library's v-operation over TUW's, distribution x b."""
     out = []
     frame = stats.xs(group, level="group")
     for family in FAMILIES:
-        native, tuw = family.irregular
+        by_algorithm = {operations.BY_NAME[op].algorithm: op for op in family.irregular}
+        native, tuw = by_algorithm.get("library-v"), by_algorithm.get("TUW")
         try:
             a = frame.xs(native, level="op")["median"]
             t = frame.xs(tuw, level="op")["median"]
@@ -214,11 +266,21 @@ def speedup_heatmap(stats, group, facts):
     return out
 
 
-def model_ratio(model, label, facts):
-    """Measured median / model prediction (irrmodel --from-results, model.tsv) for the
-    algorithms whose tree the model knows, one panel per family, one line per op and
-    distribution, against b."""
-    frame = model.dropna(subset=["median_over_model"])
+MODELS = {"median_over_model": ("the cost model", "model_ratio", "TUW: adaptive, Binomial: "
+                                  "oblivious, Linear: linear; alpha, beta, gamma fitted by irrfit"),
+          "median_over_loggp": ("the LogGP model", "model_ratio_loggp", "each algorithm's tree as "
+                                "the code runs it, TUWk and Binomialk at their radix; L, o, g "
+                                "and the message times from irrfit")}
+
+
+def model_ratio(model, label, facts, column="median_over_model"):
+    """Measured median / model prediction (irrmodel --from-results, model.tsv; `column`: the
+    linear model's or the LogGP model's) for the algorithms whose tree the model knows, one
+    panel per family, one line per op and distribution, against b."""
+    if column not in model.columns:
+        return []
+    name, stem, what = MODELS[column]
+    frame = model.dropna(subset=[column])
     if frame.empty:
         return []
     families = [f for f in ("Gather", "Scatter") if frame["op"].str.contains(f).any()]
@@ -229,7 +291,7 @@ def model_ratio(model, label, facts):
         part = frame[frame["op"].str.contains(family)]
         for (op, dist), rows in part.groupby(["op", "distribution"], sort=False):
             rows = rows.sort_values("b")
-            ax.plot(rows["b"], rows["median_over_model"], marker=styles.get(dist, "."),
+            ax.plot(rows["b"], rows[column], marker=styles.get(dist, "."),
                     color=op_color(op), linewidth=1, markersize=4,
                     label=f"{op} {distribution_title(dist)}")
         ax.axhline(1.0, color="black", linewidth=0.8)
@@ -243,10 +305,8 @@ def model_ratio(model, label, facts):
         ax.set_ylabel("measured median / model")
         ax.set_title(family, fontsize=10)
         ax.legend(fontsize=6.5, ncol=2, frameon=False)
-    fig.suptitle(f"Measured vs the cost model's prediction [{label}]\n{facts}", fontsize=10)
+    fig.suptitle(f"Measured vs {name}'s prediction [{label}]\n{facts}", fontsize=10)
     fig.tight_layout()
-    return [Figure(slug(f"model_ratio_{label}"),
-                   f"Measured median over the model time of the tree each algorithm uses "
-                   f"(TUW: adaptive, Binomial: oblivious, Linear: linear; alpha, beta, gamma "
-                   f"fitted by irrfit), per case [{label}]; the grey band is +-30% ({facts}).",
-                   fig)]
+    return [Figure(slug(f"{stem}_{label}"),
+                   f"Measured median over {name}'s time of the tree each algorithm uses "
+                   f"({what}), per case [{label}]; the grey band is +-30% ({facts}).", fig)]
