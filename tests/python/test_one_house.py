@@ -56,8 +56,8 @@ def test_guideline_families_and_plot_colours_come_from_the_table():
     from irrplots import figures
     gather = check.FAMILIES[0]
     assert (gather.regular, gather.padded) == ("MPI_Gather", "Guideline2_Gather")
-    assert gather.irregular == ("MPI_Gatherv", "TUW_Gatherv")
-    assert gather.baselines == ("Linear_Gatherv", "Binomial_Gatherv")
+    assert gather.irregular == ("MPI_Gatherv", "TUW_Gatherv", "TUWk_Gatherv")
+    assert gather.baselines == ("Linear_Gatherv", "Binomial_Gatherv", "Binomialk_Gatherv")
     assert check.display_name("Guideline2_Gather") == "Allreduce+Gather(m')"
     assert figures.op_color("TUW_Gatherv") == figures.op_color("TUW_Scatterv") != "black"
     assert all(figures.op_color(op) != "black" for op in operations.measurable())

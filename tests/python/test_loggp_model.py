@@ -1,0 +1,110 @@
+"""The LogGP model (algorithms/tree/loggp, irrmodel's loggp_us) held against the committed
+simulations at p = 560 (issue 37): the same calibrated platform, its irrfit run with the LogGP
+bursts (results/simulated/radix-560/default/fit.txt), each case's median / the model of the tree
+the operation runs. Measured times are SimGrid's, the model is computed here: an independent
+reference for each other."""
+import csv
+import io
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+
+BINARY = ROOT / "build" / "openmpi" / "model" / "irrmodel"
+SIMULATED = ROOT / "results" / "simulated"
+FIT = SIMULATED / "radix-560" / "default" / "fit.txt"
+BAND = (1 / 1.3, 1.3)
+
+
+def predictions(run):
+    """irrmodel's tsv for a committed run (--max-mem 1: without the optimal tree's DP, which is
+    not what is tested here and takes a minute at p = 560)."""
+    if not BINARY.exists():
+        pytest.fail(f"{BINARY} is not built: run scripts/build openmpi")
+    result = subprocess.run([str(BINARY), "--from-results", str(SIMULATED / run / "default" /
+                                                                   "raw.csv"),
+                             "--alpha-beta", str(FIT), "--format", "tsv", "--max-mem", "1"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return list(csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
+
+
+def ratios(rows, ops, max_b=100):
+    return {(r["op"], r["distribution"], int(r["b"])): float(r["median_over_loggp"])
+            for r in rows if r["op"] in ops and int(r["b"]) <= max_b}
+
+
+def outside(found):
+    return {case: round(x, 2) for case, x in found.items() if not BAND[0] <= x <= BAND[1]}
+
+
+def test_tuw_trees_within_thirty_percent_everywhere():
+    rows = predictions("paper-560")
+    tuw = ratios(rows, {"TUW_Gatherv", "TUW_Scatterv"})
+    assert len(tuw) == 36
+    assert outside(tuw) == {}
+
+
+def test_every_tree_and_persistent_op_within_but_where_the_model_leaves_out():
+    """TUW, Binomial, Linear (paper-560) and the persistent TUW ops (paper-560-persistent) at
+    b <= 100, 144 cases: within [1/1.3, 1.3] except where the model leaves something out - Two
+    blocks (3-7 us, where about a microsecond of the harness shows) for the linear and the
+    persistent trees, the linear gather at b = 100 (SimGrid shares the root's link among its 559
+    flows, then takes the receive overheads one after the other) and a few trees at b = 10, by at
+    most 1.35 (messages of 40 B to a few KiB, where SimGrid's small-message factors bite)."""
+    found = ratios(predictions("paper-560"), {"TUW_Gatherv", "TUW_Scatterv", "Binomial_Gatherv",
+                                              "Binomial_Scatterv", "Linear_Gatherv",
+                                              "Linear_Scatterv"})
+    found.update(ratios(predictions("paper-560-persistent"),
+                        {"TUW_Gatherv_init", "TUW_Scatterv_init"}))
+    assert len(found) == 144
+    bad = outside(found)
+    for (op, dist, b), ratio in bad.items():
+        left_out = (dist == "two_blocks" and not op.startswith("Binomial")
+                    or op == "Linear_Gatherv" and b == 100
+                    or b == 10 and ratio <= 1.35)
+        assert left_out, (op, dist, b, ratio)
+    print(sorted(bad.items()))
+    assert len(bad) <= 20, bad
+
+
+def test_radix_k_trees_within_and_above_the_bound():
+    """TUWk and Binomialk at the radix the library chose (irrmodel recomputes it from the same
+    fit, as libtuwcoll does), and the LogP bound below every measured tree."""
+    rows = predictions("radix-560")
+    found = ratios(rows, {"TUWk_Gatherv", "TUWk_Scatterv"})
+    assert len(found) == 36
+    assert outside(found) == {}
+    radixes = {r["radix"] for r in rows if r["op"].startswith("TUWk")}
+    assert radixes == {"4"}
+    for r in rows:
+        if r["op"].startswith(("TUW", "Binomial")):
+            assert float(r["logp_bound_us"]) < float(r["measured_median_us"]), r
+
+
+def medians(raw):
+    """Median seconds per (op, distribution, b) of a raw.csv."""
+    import statistics
+    times = {}
+    with open(raw) as f:
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
+            if row["status"] == "ok":
+                key = (row["op"], row["distribution"], int(row["b"]))
+                times.setdefault(key, []).append(float(row["seconds"]))
+    return {key: statistics.median(values) for key, values in times.items()}
+
+
+def test_the_library_ran_the_radix_the_model_names():
+    """The simulation is deterministic: TUWk without TUWCOLL_RADIX (the library's own choice)
+    takes the same time as TUWk with TUWCOLL_RADIX=4 (the radix irrmodel recomputes), and not the
+    time of radix 3 or 5."""
+    chosen = medians(SIMULATED / "radix-560" / "default" / "raw.csv")
+    sweep = {k: medians(SIMULATED / "radix-sweep-560" / f"radix-{k}" / "default" / "raw.csv")
+             for k in (3, 4, 5)}
+    cases = [key for key in sweep[4] if key[0].startswith("TUWk")]
+    assert len(cases) == 36
+    for key in cases:
+        assert sweep[4][key] == pytest.approx(chosen[key], rel=0.01), key
+    assert sum(sweep[3][key] != pytest.approx(chosen[key], rel=0.01) for key in cases) > 30
+    assert sum(sweep[5][key] != pytest.approx(chosen[key], rel=0.01) for key in cases) > 30
