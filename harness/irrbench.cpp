@@ -20,6 +20,7 @@
 #include "options.hpp"
 #include "output.hpp"
 #include "timing.hpp"
+#include "tuwcoll.h"
 
 namespace irr::bench {
 namespace {
@@ -165,6 +166,18 @@ int Main(int argc, char** argv) {
                           std::to_string(p - 1) + ")");
   }
   const int root = o.root < 0 ? p / 2 : static_cast<int>(o.root);
+  // The radix-k rows' radixes (the model's choice, or TUWCOLL_RADIX), recorded with the run;
+  // a bad setting stops a run that measures them here, not in its first case.
+  int tuwk_radix = 0, binomialk_radix = 0;
+  const bool radix_known = TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS;
+  const bool radix_k = std::any_of(o.ops.begin(), o.ops.end(), [](const std::string& op) {
+    return op.rfind("TUWk_", 0) == 0 || op.rfind("Binomialk_", 0) == 0;
+  });
+  if (radix_k && !radix_known) {
+    return Fail(rank,
+                "TUWk_*/Binomialk_*: no radix (TUWCOLL_RADIX or TUWCOLL_MODEL_FIT is bad, "
+                "see libtuwcoll's message)");
+  }
   if (o.max_mem == 0) o.max_mem = PhysicalMemory() / 4;
   if (o.out.empty()) {
     std::string stamp = Now("%Y%m%dT%H%M%SZ");
@@ -235,6 +248,10 @@ int Main(int argc, char** argv) {
                              {"node_starts", starts}});
     if (!mismatch.empty()) meta.emplace_back("warning", mismatch);
     if (!interposer.empty()) meta.emplace_back("interposer", interposer);
+    if (radix_known) {
+      meta.emplace_back("tuwcoll_radix", "TUWk=" + std::to_string(tuwk_radix) +
+                                             " Binomialk=" + std::to_string(binomialk_radix));
+    }
     meta.insert(meta.end(), {{"element_bytes", std::to_string(sizeof(int))},  // MPI_INT blocks
                              {"validate", o.no_validate ? "no" : "yes"},
                              {"max_mem", std::to_string(o.max_mem)}});

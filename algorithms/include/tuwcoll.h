@@ -62,6 +62,11 @@ int Binomialk_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 int Binomialk_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        int root, MPI_Comm comm);
+/* The radixes TUWk_* and Binomialk_* use on comm (its local group), without communicating:
+ * what a tool records beside its measurements. Returns MPI_ERR_ARG (with a message) where
+ * TUWCOLL_RADIX or TUWCOLL_MODEL_FIT is bad or a pointer is null, MPI_ERR_COMM for
+ * MPI_COMM_NULL; a query: the communicator's error handler is not called. */
+int TUWk_Radix(MPI_Comm comm, int *tuwk_radix, int *binomialk_radix);
 
 /* Persistent TUW_Gatherv / TUW_Scatterv (MPI-4 persistent collective semantics; the arguments of
  * MPI_Gatherv_init / MPI_Scatterv_init; no info keys are used). Init is collective: it checks the

@@ -74,3 +74,16 @@ int RadixFor(TreeAlgorithm algorithm, int p, int* radix) {
 }
 
 }  // namespace tuw::detail
+
+// A query: returns the error, without the communicator's error handler.
+extern "C" int TUWk_Radix(MPI_Comm comm, int* tuwk_radix, int* binomialk_radix) {
+  if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
+  if (tuwk_radix == nullptr || binomialk_radix == nullptr) return MPI_ERR_ARG;
+  int p = 1;
+  MPI_Comm_size(comm, &p);
+  int rc = tuw::detail::RadixFor(tuw::detail::TreeAlgorithm::kAdaptive, p, tuwk_radix);
+  if (rc == MPI_SUCCESS) {
+    rc = tuw::detail::RadixFor(tuw::detail::TreeAlgorithm::kOblivious, p, binomialk_radix);
+  }
+  return rc;
+}

@@ -352,7 +352,12 @@ int ModelRadix(ModelTree kind, int p, const LogGPParams& params) {
   const std::vector<std::int64_t> blocks(p, 4);
   int best = 2;
   double best_time = GatherTime(kind, blocks, 0, 2, params);
-  for (int radix = 3; radix <= std::min(p, kMaxRadix); ++radix) {
+  // For each number of rounds, the smallest radix that needs no more: a larger one adds
+  // messages to every round without saving one.
+  for (int rounds = CeilLog2(p) - 1; rounds >= 1; --rounds) {
+    int radix = 2;
+    while (CeilLog(p, radix) > rounds) ++radix;
+    if (radix > kMaxRadix) break;
     const double time = GatherTime(kind, blocks, 0, radix, params);
     if (time < best_time) {
       best = radix;

@@ -109,7 +109,9 @@ struct RadixCosts {
 // The radix of TUWk (kAdaptive) or Binomialk (kOblivious) for p processes: the one with the
 // smallest modelled gather time for one 4-byte block per process (the latency-bound case the
 // radix is for; in the bandwidth-bound case every radix moves the same bytes through the
-// root's link), from 2 to min(p, kMaxRadix); ties go to the smaller radix.
+// root's link). Candidates: for each number of rounds ceil(log_k p), the smallest radix k that
+// needs no more (a larger one only adds messages to every round), up to kMaxRadix; ties go to
+// the smaller radix. About 10 trees at p = 6400.
 int ModelRadix(ModelTree tree, int p, const LogGPParams& params);
 
 }  // namespace tuw::tree

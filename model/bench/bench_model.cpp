@@ -5,6 +5,7 @@
 
 #include "distributions.hpp"
 #include "hypercube_tree.hpp"
+#include "loggp.hpp"
 #include "tree_costs.hpp"
 
 namespace {
@@ -94,6 +95,17 @@ BENCHMARK_CAPTURE(BM_HypercubeTree, oblivious, tuw::tree::TreeKind::kOblivious)
     ->Range(1000, 1000000)
     ->Unit(benchmark::kMillisecond)
     ->Complexity(benchmark::oN);
+
+// What the first TUWk_* call on a communicator of p processes pays once per process: the LogGP
+// model of every radix 2 .. min(p, 64) (libtuwcoll's RadixFor caches it).
+void BM_ModelRadix(benchmark::State& state) {
+  const int p = static_cast<int>(state.range(0));
+  const tuw::tree::LogGPParams params = tuw::tree::RadixCosts{}.Params();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(tuw::tree::ModelRadix(tuw::tree::ModelTree::kAdaptive, p, params));
+  }
+}
+BENCHMARK(BM_ModelRadix)->Arg(64)->Arg(560)->Arg(6400)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

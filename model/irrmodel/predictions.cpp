@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -218,8 +219,16 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     }
     if (equal) loggp.ranks_per_node = size;
   }
+  // The radix the -k trees ran with: irrbench's record, the run's TUWCOLL_RADIX, else (runs
+  // before the record) the model's choice now - said in a note.
   const int radix_setting =
       meta.count("env.TUWCOLL_RADIX") ? std::atoi(meta["env.TUWCOLL_RADIX"].c_str()) : 0;
+  int recorded_tuwk = 0, recorded_binomialk = 0;
+  if (meta.count("tuwcoll_radix")) {
+    std::sscanf(meta["tuwcoll_radix"].c_str(), "TUWk=%d Binomialk=%d", &recorded_tuwk,
+                &recorded_binomialk);
+  }
+  bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
   for (const auto& mc : file.cases) {
@@ -306,8 +315,18 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     if (costs.has_loggp) {
       // A persistent TUW op runs the tree its init built: the data without the construction.
       const bool planned = op->role == "persistent" && op->tree.rfind("adaptive", 0) == 0;
-      row.loggp_us =
-          LogGPTime(op->tree, scatter, blocks, mc.root, radix_setting, costs, loggp, &row.radix);
+      const int recorded = op->tree == "adaptive-k"    ? recorded_tuwk
+                           : op->tree == "oblivious-k" ? recorded_binomialk
+                                                       : 0;
+      if (op->tree.find("-k") != std::string::npos && recorded == 0 && radix_setting == 0 &&
+          !radix_noted) {
+        radix_noted = true;
+        notes->push_back(
+            "the run does not record the radix its -k trees ran with (irrbench "
+            "before tuwcoll_radix): the model's choice now is assumed");
+      }
+      row.loggp_us = LogGPTime(op->tree, scatter, blocks, mc.root,
+                               recorded > 0 ? recorded : radix_setting, costs, loggp, &row.radix);
       if (planned && !std::isnan(row.loggp_us)) {
         row.loggp_us = scatter ? tuw::tree::ScatterTime(tuw::tree::ModelTree::kPlanned, blocks,
                                                         mc.root, row.radix, loggp)
