@@ -25,15 +25,16 @@ TEST(LogGP, LinearGatherByHand) {
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4}, 0, 2, Params(10, 1, 5)), 17);
 }
 
-// Where a message starts only when its receive is posted (SMPI's default): the oblivious tree's
-// root probes child 1 (there at 11, taken 11-12), only then posts child 2's receive: 12 + 10 =
-// 22, taken 22-23. Eager, child 2's message waits at the root since 11: 12-13.
+// Where a message starts only when its receive is posted (SMPI's default). TUW, radix 2, the
+// timeline of AdaptiveGatherByHand below: rank 2's data (sent at 13) waits for rank 3 to post
+// its receive after its construction (24): there at 34, taken 34-35; rank 3 sends at 35, rank
+// 1 at 25 (sent 26), both wait for the root's receives at 36: there at 46, taken 46-47, 47-48.
+// Eager, the same tree takes 38. Posted at once (a linear root's Irecvs), nothing changes.
 TEST(LogGP, MatchedMessagesWaitForTheirReceive) {
   LogGPParams params = Params(10, 1, 0);
-  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kOblivious, {4, 4, 4}, 0, 4, params), 13);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kAdaptive, {4, 4, 4, 4}, 0, 2, params), 38);
   params.eager_limit_bytes = 0;
-  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kOblivious, {4, 4, 4}, 0, 4, params), 23);
-  // Posted at once (Irecv), both leave at 1: as eager.
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kAdaptive, {4, 4, 4, 4}, 0, 2, params), 48);
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4}, 0, 2, params), 13);
   // irrfit's burst says which: a latency per message of a burst means matched.
   EXPECT_EQ(LogGPFromLinear(12, 0, 12, 0, 1, 1, 11).eager_limit_bytes, 0);

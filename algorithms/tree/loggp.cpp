@@ -143,9 +143,13 @@ void RunGather(Machine* machine, const Tree& tree, bool probed, bool size_known)
       if (present[k]) messages[k] = machine->Send(c.child, v, c.bytes, sends[k]);
     }
     double finished = start;
+    // An oblivious parent probes child after child; each probed message is taken as it is there
+    // (in SimGrid SMPI a probe does not cost its message a latency: its radix sweep, 2 ... 16,
+    // comes within 0.9-1.5x of this at p = 560, and 0.4-1.6x where each probe waited for one).
     if (probed) {
       for (std::size_t k = 0; k < node.children.size(); ++k) {
-        if (present[k]) finished = machine->Take(messages[k], finished);
+        if (present[k])
+          finished = machine->Receive(v, machine->Arrival(messages[k], start), finished);
       }
       return finished;
     }

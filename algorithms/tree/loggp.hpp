@@ -64,7 +64,7 @@ LogGPParams LogGPFromLinear(double alpha_us, double beta_us_per_byte, double alp
 enum class ModelTree {
   kAdaptive,   // TUW (radix 2) and TUWk: construction rounds, then the data
   kPlanned,    // the adaptive tree built at init (TUW_*_init): the data only
-  kOblivious,  // Binomial(k): no construction, children probed in round order
+  kOblivious,  // Binomial(k): no construction, children probed (taken) in round order
   kLinear,     // every process straight to the root
 };
 

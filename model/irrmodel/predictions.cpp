@@ -318,15 +318,18 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
       const int recorded = op->tree == "adaptive-k"    ? recorded_tuwk
                            : op->tree == "oblivious-k" ? recorded_binomialk
                                                        : 0;
-      if (op->tree.find("-k") != std::string::npos && recorded == 0 && radix_setting == 0 &&
-          !radix_noted) {
+      const bool unknown_radix =
+          op->tree.find("-k") != std::string::npos && recorded == 0 && radix_setting == 0;
+      if (unknown_radix && !radix_noted) {
         radix_noted = true;
         notes->push_back(
-            "the run does not record the radix its -k trees ran with (irrbench "
-            "before tuwcoll_radix): the model's choice now is assumed");
+            "the run does not record the radix its -k trees ran with (irrbench before "
+            "tuwcoll_radix, no TUWCOLL_RADIX): no LogGP time for them");
       }
-      row.loggp_us = LogGPTime(op->tree, scatter, blocks, mc.root,
-                               recorded > 0 ? recorded : radix_setting, costs, loggp, &row.radix);
+      row.loggp_us = unknown_radix ? kNaN
+                                   : LogGPTime(op->tree, scatter, blocks, mc.root,
+                                               recorded > 0 ? recorded : radix_setting, costs,
+                                               loggp, &row.radix);
       if (planned && !std::isnan(row.loggp_us)) {
         row.loggp_us = scatter ? tuw::tree::ScatterTime(tuw::tree::ModelTree::kPlanned, blocks,
                                                         mc.root, row.radix, loggp)
