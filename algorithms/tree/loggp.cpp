@@ -294,26 +294,31 @@ double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int
   return machine.SlowestSince(start);
 }
 
-double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
-                  const LogGPParams& params) {
-  const int p = static_cast<int>(block_bytes.size());
+namespace {
+
+// One operation on the model: every process from its start (the barrier's exit, or 0), TUW's
+// construction where the tree has one, then `run`'s data phase.
+template <typename Run>
+double Timed(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
+             const LogGPParams& params, Run run) {
   const Tree tree = ModelTreeOf(kind, block_bytes, root, radix);
-  const std::vector<double> start = StartTimes(p, params);
+  const std::vector<double> start = StartTimes(static_cast<int>(block_bytes.size()), params);
   Machine machine(start, params);
   if (kind == ModelTree::kAdaptive) RunConstruction(&machine, block_bytes, root, radix);
-  RunGather(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
+  run(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
   return machine.SlowestSince(start);
+}
+
+}  // namespace
+
+double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
+                  const LogGPParams& params) {
+  return Timed(kind, block_bytes, root, radix, params, RunGather);
 }
 
 double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root,
                    int radix, const LogGPParams& params) {
-  const int p = static_cast<int>(block_bytes.size());
-  const Tree tree = ModelTreeOf(kind, block_bytes, root, radix);
-  const std::vector<double> start = StartTimes(p, params);
-  Machine machine(start, params);
-  if (kind == ModelTree::kAdaptive) RunConstruction(&machine, block_bytes, root, radix);
-  RunScatter(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
-  return machine.SlowestSince(start);
+  return Timed(kind, block_bytes, root, radix, params, RunScatter);
 }
 
 double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
