@@ -171,7 +171,9 @@ int Main(int argc, char** argv) {
   int tuwk_radix = 0, binomialk_radix = 0;
   const bool radix_known = TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS;
   const bool radix_k = std::any_of(o.ops.begin(), o.ops.end(), [](const std::string& op) {
-    return op.rfind("TUWk_", 0) == 0 || op.rfind("Binomialk_", 0) == 0;
+    const formats::Operation* row = formats::FindOperation(op);  // the table's tree: "…-k"
+    return row != nullptr && row->tree.size() > 2 &&
+           row->tree.compare(row->tree.size() - 2, 2, "-k") == 0;
   });
   if (radix_k && !radix_known) {
     return Fail(rank,

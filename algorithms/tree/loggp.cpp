@@ -77,14 +77,13 @@ class Machine {
   std::vector<double> cpu_, last_send_, last_recv_, in_link_, out_link_;
 };
 
-// TUW's construction (distributed_tree.cpp) on `machine`, every process's clock at its end.
-void RunConstruction(Machine* machine, const std::vector<std::int64_t>& block_bytes, int root,
-                     int radix) {
-  const int p = static_cast<int>(block_bytes.size());
+// TUW's construction (distributed_tree.cpp) of `tree` (the adaptive tree at `radix`) on
+// `machine`, every process's clock at its end.
+void RunConstruction(Machine* machine, const Tree& tree, int radix) {
+  const int p = static_cast<int>(tree.nodes.size());
   // Per cube at the current level (indexed by its first rank): its gather root.
   std::vector<int> gather_root(p);
   std::iota(gather_root.begin(), gather_root.end(), 0);
-  const Tree tree = BuildTree(TreeKind::kAdaptive, block_bytes, root, radix);
   const int levels = CeilLog(p, radix);
   for (int level = 0; level < levels; ++level) {
     std::int64_t size = 1;
@@ -290,7 +289,7 @@ double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int
   }
   const std::vector<double> start(p, 0);
   Machine machine(start, params);
-  RunConstruction(&machine, block_bytes, root, radix);
+  RunConstruction(&machine, BuildTree(TreeKind::kAdaptive, block_bytes, root, radix), radix);
   return machine.SlowestSince(start);
 }
 
@@ -304,7 +303,7 @@ double Timed(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int r
   const Tree tree = ModelTreeOf(kind, block_bytes, root, radix);
   const std::vector<double> start = StartTimes(static_cast<int>(block_bytes.size()), params);
   Machine machine(start, params);
-  if (kind == ModelTree::kAdaptive) RunConstruction(&machine, block_bytes, root, radix);
+  if (kind == ModelTree::kAdaptive) RunConstruction(&machine, tree, radix);
   run(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
   return machine.SlowestSince(start);
 }
