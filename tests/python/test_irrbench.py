@@ -3,6 +3,7 @@ bad input, a validation failure and the scale guards."""
 import collections
 import concurrent.futures
 import os
+import pathlib
 import signal
 import subprocess
 import time
@@ -11,6 +12,7 @@ import pytest
 
 import irrcsv
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 HEADER = "op,distribution,b,p,root,m,m_padded,rep,seconds,late,status"
 
 
@@ -203,3 +205,57 @@ def test_relative_out_makes_exactly_its_directories(openmpi, tmp_path):
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
     assert (tmp_path / "run" / "launch-1" / "raw.csv").exists()
+
+
+# The launcher of the first try: starts the launch, and once a case is in its file one rank
+# dies of SIGSEGV (mpirun then ends the others); every later try runs as given.
+CRASH_ONCE = r'''
+import os, pathlib, signal, subprocess, sys, time
+marker, command = pathlib.Path(sys.argv[1]), sys.argv[2:]
+if marker.exists():
+    os.execvp(command[0], command)
+marker.touch()
+out = pathlib.Path(command[command.index("--out") + 1])
+launch = subprocess.Popen(command)
+while launch.poll() is None:
+    if out.exists() and out.read_text().count(",ok") >= 20:  # a case: --nrep 20
+        ranks = subprocess.run(["pgrep", "-f", f"irrbench.*{out}"], capture_output=True,
+                               text=True).stdout.split()
+        ranks = [r for r in ranks if "mpirun" not in open(f"/proc/{r}/cmdline").read()]
+        if ranks:
+            os.kill(int(ranks[0]), signal.SIGSEGV)
+            break
+    time.sleep(0.02)
+sys.exit(launch.wait() or 139)
+'''
+
+
+@pytest.mark.parametrize("retries", [None, "0"])
+def test_a_launch_whose_rank_crashes_is_resumed_once(openmpi, tmp_path, retries):
+    """scripts/run-launches resumes a launch that failed (a rank killed by SIGSEGV), keeping its
+    finished cases; IRR_LAUNCH_RETRIES=0 ends at the failure with the cases kept."""
+    helper = tmp_path / "crash_once.py"
+    helper.write_text(CRASH_ONCE)
+    run = tmp_path / "run"
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    if retries is not None:
+        env["IRR_LAUNCH_RETRIES"] = retries
+    result = subprocess.run(
+        [str(ROOT / "scripts" / "run-launches"), "2", str(run), "/usr/bin/python3",
+         str(helper), str(tmp_path / "crashed"), *openmpi.command(
+             3, "--ops", "MPI_Gatherv,TUW_Gatherv", "--dists", "same,spikes", "--b",
+             "1,10,100,1000,10000", "--nrep", "20", "--warmup", "1")],
+        capture_output=True, text=True, env=env, timeout=300)
+    assert (tmp_path / "crashed").exists()
+    first = run / "launch-1" / "raw.csv"
+    if retries == "0":
+        assert result.returncode != 0 and "launch 1 failed" in result.stderr, result.stderr
+        assert 1 <= count_complete(first, 20) < 20 and not (run / "launch-2").exists()
+        return
+    assert result.returncode == 0, result.stderr
+    assert "launch 1 failed" in result.stderr and "resuming it" in result.stderr
+    for launch in (first, run / "launch-2" / "raw.csv"):
+        meta, rows = irrcsv.read(launch)
+        reps = collections.Counter((r["op"], r["distribution"], r["b"], r["rep"]) for r in rows)
+        assert len(reps) == 2 * 2 * 5 * 20 and set(reps.values()) == {1}, launch
+    assert "resumed" in irrcsv.read(first)[0]

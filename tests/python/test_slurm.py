@@ -359,10 +359,10 @@ def test_a_failed_job_keeps_its_cases_and_resumes(cluster, tmp_path, failure):
          "--sbatch-args=--no-requeue"],
         env=cluster, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     job_dir = run / "openmpi_default_n2x1"
-    def second_launch_started():
+    def third_launch_started():  # launches run in turn: 1 and 2 are whole
         assert submit.poll() is None, submit.communicate()[1]  # the sweep must still wait
-        return finished_cases(job_dir / "launch-2" / "raw.csv") >= 1
-    wait_until(second_launch_started, "launch 2")
+        return finished_cases(job_dir / "launch-3" / "raw.csv") >= 1
+    wait_until(third_launch_started, "launch 3")
     job = subprocess.run(
         ["squeue", "-h", "-o", "%A", "-n", "irr-sweep"], capture_output=True, text=True,
         env=cluster).stdout.split()[0]
