@@ -77,6 +77,14 @@ TEST(LogGP, LowerBoundByHand) {
     EXPECT_GE(GatherTime(ModelTree::kOblivious, {4, 4, 4, 4}, 0, radix, params), 24);
   }
   EXPECT_GE(GatherTime(ModelTree::kLinear, {4, 4, 4, 4}, 0, 2, params), 24);
+  // Processes without a block need not be reached: one other block is one hop (12), not the
+  // three of four processes (found by irrmodel --model loggp on Two blocks: the linear gather
+  // of its two blocks ran below the bound of all p).
+  params.network.us_per_byte = 0;
+  EXPECT_DOUBLE_EQ(LogPLowerBound({4, 0, 0, 4}, 0, params, params.network), 12);
+  EXPECT_DOUBLE_EQ(LogPLowerBound({0, 0, 4, 4}, 0, params, params.network), 13);  // two others
+  EXPECT_DOUBLE_EQ(LogPLowerBound({4, 0, 0, 0}, 0, params, params.network), 0);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 0, 0, 4}, 0, 2, params), 12);
 }
 
 // Bandwidth-bound: with a large block per process every radix moves the same bytes through the

@@ -296,28 +296,43 @@ double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int
 namespace {
 
 // One operation on the model: every process from its start (the barrier's exit, or 0), TUW's
-// construction where the tree has one, then `run`'s data phase.
+// construction where `construct`, then `run`'s data phase over `tree` (`oblivious`: probed
+// children and size headers, as the oblivious executors).
 template <typename Run>
-double Timed(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
-             const LogGPParams& params, Run run) {
-  const Tree tree = ModelTreeOf(kind, block_bytes, root, radix);
-  const std::vector<double> start = StartTimes(static_cast<int>(block_bytes.size()), params);
+double Timed(const Tree& tree, bool construct, bool oblivious, int radix, const LogGPParams& params,
+             Run run) {
+  const std::vector<double> start = StartTimes(static_cast<int>(tree.nodes.size()), params);
   Machine machine(start, params);
-  if (kind == ModelTree::kAdaptive) RunConstruction(&machine, tree, radix);
-  run(&machine, tree, kind == ModelTree::kOblivious, kind != ModelTree::kOblivious);
+  if (construct) RunConstruction(&machine, tree, radix);
+  run(&machine, tree, oblivious, !oblivious);
   return machine.SlowestSince(start);
+}
+
+template <typename Run>
+double TimedKind(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
+                 const LogGPParams& params, Run run) {
+  return Timed(ModelTreeOf(kind, block_bytes, root, radix), kind == ModelTree::kAdaptive,
+               kind == ModelTree::kOblivious, radix, params, run);
 }
 
 }  // namespace
 
 double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
                   const LogGPParams& params) {
-  return Timed(kind, block_bytes, root, radix, params, RunGather);
+  return TimedKind(kind, block_bytes, root, radix, params, RunGather);
 }
 
 double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root,
                    int radix, const LogGPParams& params) {
-  return Timed(kind, block_bytes, root, radix, params, RunScatter);
+  return TimedKind(kind, block_bytes, root, radix, params, RunScatter);
+}
+
+double PlannedGatherTime(const Tree& tree, const LogGPParams& params) {
+  return Timed(tree, false, false, 2, params, RunGather);
+}
+
+double PlannedScatterTime(const Tree& tree, const LogGPParams& params) {
+  return Timed(tree, false, false, 2, params, RunScatter);
 }
 
 double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
@@ -328,8 +343,11 @@ double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
   const double hop = 2 * params.overhead_us + latency.latency_us;
   std::priority_queue<double, std::vector<double>, std::greater<double>> next_send;
   next_send.push(0);
+  // Only the processes with a block take part (a process without one need not be reached).
+  int taking_part = 1;
+  for (int i = 0; i < p; ++i) taking_part += i != root && block_bytes[i] > 0;
   double informed_last = 0;
-  for (int informed = 1; informed < p; ++informed) {
+  for (int informed = 1; informed < taking_part; ++informed) {
     const double send = next_send.top();
     next_send.pop();
     informed_last = send + hop;

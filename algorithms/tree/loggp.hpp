@@ -76,17 +76,22 @@ double GatherTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, 
 double ScatterTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, int root,
                    int radix, const LogGPParams& params);
 
+// The data phase alone of a tree built before the call (irrmodel's binary and optimal trees of
+// the linear model, as the executors run them: sizes known everywhere), with the same clocks.
+double PlannedGatherTime(const Tree& tree, const LogGPParams& params);
+double PlannedScatterTime(const Tree& tree, const LogGPParams& params);
+
 // The time TUW's construction alone takes (the last process to know its place).
 double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int root, int radix,
                         const LogGPParams& params);
 
 // Lower bounds of any gather or scatter of these blocks under LogP: the optimal single-item
-// broadcast time of p processes (Karp et al. 1993: every informed process sends a new message
-// every max(g, o); a gather that combines messages is a broadcast run backwards), at the given
-// latency, and the root's links, which must carry every other block: 2o + L + (the blocks
-// from other nodes) * G, and the same inside its node at the node's costs.
-// `latency` picks the level: the network's L is the bound the one-level LogP model gives; the
-// node's (cheaper) L is a bound that no two-level schedule beats.
+// broadcast time of the root and the processes with a non-empty block (Karp et al. 1993: every
+// informed process sends a new message every max(g, o); a gather that combines messages is a
+// broadcast run backwards), at the given latency, and the root's links, which must carry every
+// other block: 2o + L + (the blocks from other nodes) * G, and the same inside its node at the
+// node's costs. `latency` picks the level: the network's L is the bound the one-level LogP model
+// gives; the node's (cheaper) L is a bound that no two-level schedule beats.
 double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
                       const LogGPParams& params, const LogGPLevel& latency);
 

@@ -10,6 +10,7 @@
 
 #include "cli.hpp"
 #include "distributions.hpp"
+#include "loggp.hpp"
 #include "predictions.hpp"
 #include "tables.hpp"
 #include "tree_costs.hpp"
@@ -44,18 +45,54 @@ struct Options {
   std::string from_results, alpha_beta;  // predictions for measurements
   bool two_level = false;
   bool measured = false;
+  // --model loggp: the LogGP model of the same trees (algorithms/tree/loggp.hpp)
+  std::string model = "linear";
+  double overhead = 0, gap = -1;         // gap < 0: the overhead
+  long long eager_limit = 0, radix = 0;  // radix 0: the model's choice
+  bool barrier_start = false;
 };
 
+// The flags that only --model loggp uses.
+const std::vector<std::string> kLogGPFlags = {"--overhead", "--gap", "--eager-limit", "--radix",
+                                              "--barrier-start"};
+
 // The flags that describe a problem: --from-results takes the problem from its file.
-const std::vector<std::string> kProblemFlags = {
-    "--p",   "--b",          "--alpha",          "--beta",  "--gamma",
-    "--rho", "--seed",       "--root",           "--dists", "--trees",
-    "--op",  "--two-blocks", "--oblivious-roots"};
+const std::vector<std::string> kProblemFlags = {"--p",
+                                                "--b",
+                                                "--alpha",
+                                                "--beta",
+                                                "--gamma",
+                                                "--rho",
+                                                "--seed",
+                                                "--root",
+                                                "--dists",
+                                                "--trees",
+                                                "--op",
+                                                "--two-blocks",
+                                                "--oblivious-roots",
+                                                "--model",
+                                                "--overhead",
+                                                "--gap",
+                                                "--eager-limit",
+                                                "--radix",
+                                                "--barrier-start"};
 
 const char* kFooter =
     "Model: a message of s units costs alpha + beta*s (nothing when s = 0), a local copy\n"
     "gamma*s, one port per processor. --format tsv columns: distribution m tree root_mode\n"
     "time root (tree lower_bound: alpha + beta*sum_{i!=r} m_i + gamma*m_r).\n\n"
+    "--model loggp: the same trees in the LogGP model (algorithms/tree/loggp.hpp), fixed root\n"
+    "only: alpha is a ping-pong's one-way time, so L = alpha - 2o; o (--overhead) per message\n"
+    "on each side, g (--gap) between two messages of a process, G = beta per unit; messages\n"
+    "above --eager-limit units wait for their receive (default 0: all, as SimGrid SMPI);\n"
+    "--barrier-start: every process starts when it leaves a dissemination barrier and the\n"
+    "time is the slowest process's own (what irrbench measures). linear, oblivious, adaptive\n"
+    "as libtuwcoll runs them (adaptive: TUW's construction rounds, then the data; oblivious:\n"
+    "children probed), binary and optimal: the linear model's trees as a plan (data only);\n"
+    "oblivious-k, adaptive-k: Binomialk and TUWk at radix r (--radix, else the model's\n"
+    "choice, tree::ModelRadix); planned-k: TUWk's tree without its construction (a start of\n"
+    "TUWk_*_init); construction: TUW's rounds alone (radix 2); logp_bound: the\n"
+    "LogP lower bound of any gather or scatter (tree::LogPLowerBound). gamma is not modelled.\n\n"
     "Predictions for measurements:\n"
     "  irrmodel --from-results raw.csv --alpha-beta fit.txt [--format table|tsv]\n"
     "  For every case irrbench measured: the measured min and median, the model time of the\n"
@@ -183,10 +220,104 @@ int ModelTables(const Options& o) {
     std::fputs(irr::model::ModelTsv(rows).c_str(), stdout);
     return 0;
   }
-  const irr::model::ModelTableHeading heading{
-      o.op,   p,     o.b,
-      o.cost, o.rho, modes.front().first == "fixed" ? std::to_string(modes.front().second) : "-"};
+  irr::model::ModelTableHeading heading;
+  heading.op = o.op;
+  heading.p = p;
+  heading.b = o.b;
+  heading.cost = o.cost;
+  heading.rho = o.rho;
+  heading.fixed_root = modes.front().first == "fixed" ? std::to_string(modes.front().second) : "-";
   std::fputs(irr::model::ModelTable(rows, o.trees, heading).c_str(), stdout);
+  return 0;
+}
+
+// --model loggp: one row per tree (fixed root), then the radix-k trees, TUW's construction
+// alone and the LogP bound.
+int LogGPTables(const Options& o) {
+  const int p = static_cast<int>(o.p);
+  const int root = o.root == "both" ? p / 2 : std::stoi(o.root);
+  tuw::tree::LogGPParams params;
+  params.overhead_us = o.overhead;
+  params.gap_us = o.gap < 0 ? o.overhead : o.gap;
+  params.network = {std::max(0.0, o.cost.alpha - 2 * o.overhead), o.cost.beta, {}};
+  params.node = params.network;
+  params.eager_limit_bytes = o.eager_limit;
+  params.barrier_start = o.barrier_start;
+  using tuw::tree::ModelTree;
+  const auto radix_of = [&](ModelTree kind) {
+    return o.radix > 0 ? static_cast<int>(o.radix) : tuw::tree::ModelRadix(kind, p, params);
+  };
+  const int adaptive_radix = radix_of(ModelTree::kAdaptive);
+  const int oblivious_radix = radix_of(ModelTree::kOblivious);
+  const bool scatter = o.op == "scatter";
+  const auto kind_time = [&](ModelTree kind, const std::vector<std::int64_t>& blocks, int radix) {
+    return scatter ? tuw::tree::ScatterTime(kind, blocks, root, radix, params)
+                   : tuw::tree::GatherTime(kind, blocks, root, radix, params);
+  };
+  irr::model::TreeOptions tree_options;
+  tree_options.dp = DpMethodFromName(o.dp);
+  const bool dp_fits = irr::model::DpBytes(p) <= static_cast<std::uint64_t>(o.max_mem);
+  std::vector<irr::model::ModelRow> rows;
+  for (const auto& dist : o.dists) {
+    irr::dist::Params dist_params;
+    dist_params.b = o.b;
+    dist_params.rho = o.rho;
+    dist_params.seed = static_cast<std::uint64_t>(o.seed);
+    dist_params.two_blocks_2018 = o.two_blocks == "2018";
+    const std::vector<std::int64_t> blocks = irr::dist::Generate(dist, p, dist_params);
+    long long m = 0;
+    for (auto x : blocks) m += x;
+    const auto add = [&](const std::string& tree, double time) {
+      rows.push_back({dist, m, tree, "fixed", time, root});
+    };
+    for (const auto& name : o.trees) {
+      const TreeType type = irr::model::TreeFromName(name);
+      if (type == TreeType::kLinear) {
+        add(name, kind_time(ModelTree::kLinear, blocks, 2));
+      } else if (type == TreeType::kOblivious) {
+        add(name, kind_time(ModelTree::kOblivious, blocks, 2));
+      } else if (type == TreeType::kAdaptive) {
+        add(name, kind_time(ModelTree::kAdaptive, blocks, 2));
+      } else if (!dp_fits) {
+        std::fprintf(stderr, "irrmodel: skipping %s for p = %d: its DP tables need %.3g GiB\n",
+                     name.c_str(), p, irr::model::DpBytes(p) / 1073741824.0);
+      } else {  // the linear model's binary or optimal tree, as a plan
+        const tuw::tree::Tree tree = tuw::tree::ToNodeViews(
+            irr::model::BuildSequencedTree(type, blocks, o.cost, root, tree_options), blocks);
+        add(name, scatter ? tuw::tree::PlannedScatterTime(tree, params)
+                          : tuw::tree::PlannedGatherTime(tree, params));
+      }
+    }
+    add("oblivious-k", kind_time(ModelTree::kOblivious, blocks, oblivious_radix));
+    add("adaptive-k", kind_time(ModelTree::kAdaptive, blocks, adaptive_radix));
+    add("planned-k", kind_time(ModelTree::kPlanned, blocks, adaptive_radix));
+    add("construction", tuw::tree::ConstructionTime(p, blocks, root, 2, params));
+    add("logp_bound", tuw::tree::LogPLowerBound(blocks, root, params, params.network));
+  }
+  if (o.format == "tsv") {
+    std::fputs(irr::model::ModelTsv(rows).c_str(), stdout);
+    return 0;
+  }
+  std::vector<std::string> columns = o.trees;
+  for (const char* extra : {"oblivious-k", "adaptive-k", "planned-k", "construction"})
+    columns.push_back(extra);
+  irr::model::ModelTableHeading heading;
+  heading.op = o.op;
+  heading.p = p;
+  heading.b = o.b;
+  heading.cost = o.cost;
+  heading.rho = o.rho;
+  heading.fixed_root = std::to_string(root);
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "LogGP: L = %g, o = %g, g = %g, G = %g, eager limit %lld, %s; oblivious-k at "
+                "radix %d, adaptive-k at radix %d",
+                params.network.latency_us, params.overhead_us, params.gap_us, o.cost.beta,
+                o.eager_limit, o.barrier_start ? "barrier start" : "common start", oblivious_radix,
+                adaptive_radix);
+  heading.model_line = line;
+  heading.bound_column = "logp_bound";
+  std::fputs(irr::model::ModelTable(rows, columns, heading).c_str(), stdout);
   return 0;
 }
 
@@ -233,6 +364,16 @@ int main(int argc, char** argv) {
            "--from-results: each message at the fit's measured one-way time for its size (its "
            "point lines, interpolated) instead of alpha + beta*s; with --two-level, inside a "
            "node at the measured local time");
+  cli.Choice("--model", &o.model, {"linear", "loggp"}, "model",
+             "linear: the 2018 paper's (default); loggp: LogGP, fixed root (below)");
+  cli.Number("--overhead", &o.overhead, 0, false, "--model loggp: o per message (default 0)");
+  cli.Number("--gap", &o.gap, 0, false, "--model loggp: g (default the overhead)");
+  cli.Int("--eager-limit", &o.eager_limit, 0, 1LL << 40,
+          "--model loggp: messages up to this size leave before their receive (default 0)");
+  cli.Int("--radix", &o.radix, 2, tuw::tree::kMaxRadix,
+          "--model loggp: the radix of oblivious-k and adaptive-k (default the model's choice)");
+  cli.Flag("--barrier-start", &o.barrier_start,
+           "--model loggp: start after a barrier, time of the slowest process");
   cli.Footer(kFooter);
   std::string output, error;
   switch (cli.Parse(argc, argv, &output, &error)) {
@@ -259,6 +400,17 @@ int main(int argc, char** argv) {
       return Fail(flag + " needs --from-results raw.csv");
     }
   }
+  if (o.model != "loggp") {
+    for (const auto& flag : kLogGPFlags) {
+      if (cli.Given(flag)) return Fail(flag + " needs --model loggp");
+    }
+  } else if (o.root == "best") {
+    return Fail("--root best: --model loggp models a fixed root only (--root N, default p/2)");
+  } else if (2 * o.overhead > o.cost.alpha) {
+    return Fail("--overhead: " + std::to_string(o.overhead) + " is more than half of --alpha " +
+                std::to_string(o.cost.alpha) +
+                " (alpha, a ping-pong's one-way time, holds both overheads: L = alpha - 2o)");
+  }
   if (cli.Given("--from-results")) {
     if (!cli.Given("--alpha-beta")) {
       return Fail("--from-results needs --alpha-beta FILE (the cost parameters: run irrfit)");
@@ -278,5 +430,6 @@ int main(int argc, char** argv) {
   if (o.max_mem == 0) {
     o.max_mem = static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE) / 2;
   }
-  return o.from_results.empty() ? ModelTables(o) : FromResults(o);
+  if (!o.from_results.empty()) return FromResults(o);
+  return o.model == "loggp" ? LogGPTables(o) : ModelTables(o);
 }

@@ -53,8 +53,9 @@ std::string ModelTable(const std::vector<ModelRow>& rows, const std::vector<std:
       "%s completion times, p = %d, b = %lld, alpha = %g, beta = %g, gamma = %g, rho = %g"
       "; fixed root r = %s, best root in brackets\n",
       h.op.c_str(), h.p, h.b, h.cost.alpha, h.cost.beta, h.cost.gamma, h.rho, h.fixed_root.c_str());
+  if (!h.model_line.empty()) out += h.model_line + "\n";
   std::vector<std::string> columns = trees;
-  columns.push_back("lower_bound");
+  columns.push_back(h.bound_column);
   out += Printf("%-18s %-6s %10s", "distribution", "root", "m");
   for (const auto& c : columns) out += Printf(" %20s", c.c_str());
   out += "\n";

@@ -21,11 +21,13 @@ struct ModelRow {
 
 struct ModelTableHeading {
   std::string op;
-  int p;
-  long long b;
+  int p = 0;
+  long long b = 0;
   CostParams cost;
-  double rho;
+  double rho = 0;
   std::string fixed_root;  // the fixed root, or "-" when only best roots were asked for
+  std::string model_line;  // another model's parameters (else the linear model's heading)
+  std::string bound_column = "lower_bound";
 };
 
 // tsv: distribution m tree root_mode time root; table: one line per distribution and root

@@ -59,6 +59,11 @@ def test_scatter_gives_the_gather_times():
     (("--format", "csv"), "--format"),
     (("--bogus", 1), "unknown option '--bogus'"),
     (("--p",), "--p needs a value"),
+    (("--overhead", 1), "--overhead needs --model loggp"),
+    (("--model", "loggp", "--root", "best"), "--model loggp models a fixed root only"),
+    (("--model", "loggp", "--alpha", 1, "--overhead", 0.6), "more than half of --alpha"),
+    (("--model", "loggp", "--radix", 1), "--radix: '1'"),
+    (("--model", "logp"), "--model"),
 ])
 def test_bad_arguments(args, fragment):
     result = irrmodel(*args)
@@ -74,3 +79,44 @@ def test_dp_that_does_not_fit_is_skipped_and_the_rest_continues():
     assert "GiB" in result.stderr
     _, data = rows(result.stdout)
     assert {r["tree"] for r in data} == {"linear", "oblivious", "adaptive", "lower_bound"}
+
+
+def test_loggp_tables_by_hand():
+    """--model loggp on p = 4, root 2, L = alpha - 2o = 8, o = g = 1, G = 0 (hand timelines)."""
+    result = irrmodel("--model", "loggp", "--p", 4, "--b", 1, "--alpha", 10, "--beta", 0,
+                      "--overhead", 1, "--radix", 4, "--dists", "same", "--format", "tsv")
+    assert result.returncode == 0, result.stderr
+    time = {r["tree"]: float(r["time"]) for r in rows(result.stdout)[1]}
+    # linear: three senders' messages leave at 1 and arrive at 9; the root takes them one o
+    # apart: 10, 11, 12. The LogP bound: the root informs one process every o (sends at 0, 1,
+    # 2), each 2o + L later: 12.
+    assert time["linear"] == time["logp_bound"] == 12
+    # construction at radix 2: pairs exchange (0 -> 1 -> 9 -> 10), then the fixed roots 1 and
+    # 3 (10 -> 11 -> 19 -> 20), and 3 tells the gather root 2 (20 -> 21 -> 29 -> 30)
+    assert time["construction"] == 30
+    # adaptive-k at radix 4: all four exchange (3 sends each, o = g = 1: sent at 1, 2, 3);
+    # rank 3's third arrivals come at 11 and it is done at 14, ranks 0 and 1 at 12; the root
+    # (done at 13) posts its receives: the data leaves at 13, 13, 15, is there at 21, 21, 23
+    # and taken by 22, 23, 24
+    assert time["adaptive-k"] == 24
+    # planned-k: the same tree without its construction: the data leaves at once (sent at 1,
+    # there at 9) and the root takes the three by 12
+    assert time["planned-k"] == 12
+    assert set(time) == {"linear", "binary", "oblivious", "adaptive", "optimal", "oblivious-k",
+                         "adaptive-k", "planned-k", "construction", "logp_bound"}
+
+
+@pytest.mark.parametrize("op", ["gather", "scatter"])
+def test_loggp_bound_below_every_tree(op):
+    """The LogP bound holds for every tree on every distribution (the simulated cluster's costs)."""
+    result = irrmodel("--model", "loggp", "--p", 100, "--b", 40, "--alpha", 2.64, "--beta",
+                      3.7e-4, "--overhead", 0.3, "--barrier-start", "--op", op, "--format", "tsv")
+    assert result.returncode == 0, result.stderr
+    by_dist = {}
+    for r in rows(result.stdout)[1]:
+        by_dist.setdefault(r["distribution"], {})[r["tree"]] = float(r["time"])
+    assert len(by_dist) == 11
+    for dist, time in by_dist.items():
+        bound = time.pop("logp_bound")
+        time.pop("construction")  # a part of a gather, not one
+        assert all(bound <= t + 1e-9 for t in time.values()), (dist, bound, time)
