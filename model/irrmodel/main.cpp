@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -282,8 +283,14 @@ int LogGPTables(const Options& o) {
         std::fprintf(stderr, "irrmodel: skipping %s for p = %d: its DP tables need %.3g GiB\n",
                      name.c_str(), p, irr::model::DpBytes(p) / 1073741824.0);
       } else {  // the linear model's binary or optimal tree, as a plan
-        const tuw::tree::Tree tree = tuw::tree::ToNodeViews(
-            irr::model::BuildSequencedTree(type, blocks, o.cost, root, tree_options), blocks);
+        tuw::tree::Tree tree;
+        try {
+          tree = tuw::tree::ToNodeViews(
+              irr::model::BuildSequencedTree(type, blocks, o.cost, root, tree_options), blocks);
+        } catch (const std::invalid_argument& e) {  // (not a tree of contiguous ranges)
+          return Fail("--model loggp: the " + name + " tree of " + dist +
+                      " cannot be executed: " + e.what());
+        }
         add(name, scatter ? tuw::tree::PlannedScatterTime(tree, params)
                           : tuw::tree::PlannedGatherTime(tree, params));
       }
