@@ -151,6 +151,27 @@ int FromResults(const Options& o) {
   return 0;
 }
 
+// The blocks of one distribution as the options define it (both modes use the same).
+std::vector<std::int64_t> Blocks(const Options& o, const std::string& dist) {
+  irr::dist::Params params;
+  params.b = o.b;
+  params.rho = o.rho;
+  params.seed = static_cast<std::uint64_t>(o.seed);
+  params.two_blocks_2018 = o.two_blocks == "2018";
+  return irr::dist::Generate(dist, static_cast<int>(o.p), params);
+}
+
+irr::model::ModelTableHeading Heading(const Options& o, const std::string& fixed_root) {
+  irr::model::ModelTableHeading heading;
+  heading.op = o.op;
+  heading.p = static_cast<int>(o.p);
+  heading.b = o.b;
+  heading.cost = o.cost;
+  heading.rho = o.rho;
+  heading.fixed_root = fixed_root;
+  return heading;
+}
+
 int ModelTables(const Options& o) {
   std::vector<std::pair<std::string, int>> modes;  // (root_mode, root)
   if (o.root != "best") {
@@ -165,12 +186,7 @@ int ModelTables(const Options& o) {
   const bool dp_fits = irr::model::DpBytes(p) <= static_cast<std::uint64_t>(o.max_mem);
   std::vector<irr::model::ModelRow> rows;
   for (const auto& dist : o.dists) {
-    irr::dist::Params params;
-    params.b = o.b;
-    params.rho = o.rho;
-    params.seed = static_cast<std::uint64_t>(o.seed);
-    params.two_blocks_2018 = o.two_blocks == "2018";
-    const std::vector<std::int64_t> blocks = irr::dist::Generate(dist, p, params);
+    const std::vector<std::int64_t> blocks = Blocks(o, dist);
     long long m = 0;
     for (auto x : blocks) m += x;
     // The DP tables serve both root modes: computed once per distribution.
@@ -221,13 +237,8 @@ int ModelTables(const Options& o) {
     std::fputs(irr::model::ModelTsv(rows).c_str(), stdout);
     return 0;
   }
-  irr::model::ModelTableHeading heading;
-  heading.op = o.op;
-  heading.p = p;
-  heading.b = o.b;
-  heading.cost = o.cost;
-  heading.rho = o.rho;
-  heading.fixed_root = modes.front().first == "fixed" ? std::to_string(modes.front().second) : "-";
+  const irr::model::ModelTableHeading heading =
+      Heading(o, modes.front().first == "fixed" ? std::to_string(modes.front().second) : "-");
   std::fputs(irr::model::ModelTable(rows, o.trees, heading).c_str(), stdout);
   return 0;
 }
@@ -260,12 +271,7 @@ int LogGPTables(const Options& o) {
   const bool dp_fits = irr::model::DpBytes(p) <= static_cast<std::uint64_t>(o.max_mem);
   std::vector<irr::model::ModelRow> rows;
   for (const auto& dist : o.dists) {
-    irr::dist::Params dist_params;
-    dist_params.b = o.b;
-    dist_params.rho = o.rho;
-    dist_params.seed = static_cast<std::uint64_t>(o.seed);
-    dist_params.two_blocks_2018 = o.two_blocks == "2018";
-    const std::vector<std::int64_t> blocks = irr::dist::Generate(dist, p, dist_params);
+    const std::vector<std::int64_t> blocks = Blocks(o, dist);
     long long m = 0;
     for (auto x : blocks) m += x;
     const auto add = [&](const std::string& tree, double time) {
@@ -308,13 +314,7 @@ int LogGPTables(const Options& o) {
   std::vector<std::string> columns = o.trees;
   for (const char* extra : {"oblivious-k", "adaptive-k", "planned-k", "construction"})
     columns.push_back(extra);
-  irr::model::ModelTableHeading heading;
-  heading.op = o.op;
-  heading.p = p;
-  heading.b = o.b;
-  heading.cost = o.cost;
-  heading.rho = o.rho;
-  heading.fixed_root = std::to_string(root);
+  irr::model::ModelTableHeading heading = Heading(o, std::to_string(root));
   char line[512];
   std::snprintf(line, sizeof line,
                 "LogGP: L = %g, o = %g, g = %g, G = %g, eager limit %lld, %s; oblivious-k at "
