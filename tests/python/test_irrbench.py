@@ -207,8 +207,10 @@ def test_relative_out_makes_exactly_its_directories(openmpi, tmp_path):
     assert (tmp_path / "run" / "launch-1" / "raw.csv").exists()
 
 
-# The launcher of the first try: starts the launch, and once a case is in its file one rank
-# dies of SIGSEGV (mpirun then ends the others); every later try runs as given.
+# The launcher of the first try: starts the launch, and once its first case is in the file one
+# rank dies of SIGSEGV (mpirun then ends the others); every later try runs as given. The ranks
+# are found before that, so the kill follows the case at once, and the next cases are long
+# (b = 2e6: most of a second each), so that it lands inside the launch even on a busy machine.
 CRASH_ONCE = r'''
 import os, pathlib, signal, subprocess, sys, time
 marker, command = pathlib.Path(sys.argv[1]), sys.argv[2:]
@@ -216,16 +218,18 @@ if marker.exists():
     os.execvp(command[0], command)
 marker.touch()
 out = pathlib.Path(command[command.index("--out") + 1])
+nrep = int(command[command.index("--nrep") + 1])
 launch = subprocess.Popen(command)
+ranks = []
+while launch.poll() is None and not ranks:
+    found = subprocess.run(["pgrep", "-f", f"irrbench.*{out}"], capture_output=True,
+                           text=True).stdout.split()
+    ranks = [r for r in found if "mpirun" not in open(f"/proc/{r}/cmdline").read()]
 while launch.poll() is None:
-    if out.exists() and out.read_text().count(",ok") >= 20:  # a case: --nrep 20
-        ranks = subprocess.run(["pgrep", "-f", f"irrbench.*{out}"], capture_output=True,
-                               text=True).stdout.split()
-        ranks = [r for r in ranks if "mpirun" not in open(f"/proc/{r}/cmdline").read()]
-        if ranks:
-            os.kill(int(ranks[0]), signal.SIGSEGV)
-            break
-    time.sleep(0.02)
+    if out.exists() and out.read_text().count(",ok") >= nrep:  # the first case
+        os.kill(int(ranks[0]), signal.SIGSEGV)
+        break
+    time.sleep(0.005)
 sys.exit(launch.wait() or 139)
 '''
 
@@ -243,19 +247,19 @@ def test_a_launch_whose_rank_crashes_is_resumed_once(openmpi, tmp_path, retries)
     result = subprocess.run(
         [str(ROOT / "scripts" / "run-launches"), "2", str(run), "/usr/bin/python3",
          str(helper), str(tmp_path / "crashed"), *openmpi.command(
-             3, "--ops", "MPI_Gatherv,TUW_Gatherv", "--dists", "same,spikes", "--b",
-             "1,10,100,1000,10000", "--nrep", "20", "--warmup", "1")],
+             3, "--ops", "MPI_Gatherv,TUW_Gatherv", "--dists", "same", "--b", "1,2000000",
+             "--nrep", "100", "--warmup", "1")],
         capture_output=True, text=True, env=env, timeout=300)
     assert (tmp_path / "crashed").exists()
     first = run / "launch-1" / "raw.csv"
     if retries == "0":
         assert result.returncode != 0 and "launch 1 failed" in result.stderr, result.stderr
-        assert 1 <= count_complete(first, 20) < 20 and not (run / "launch-2").exists()
+        assert 1 <= count_complete(first, 100) < 4 and not (run / "launch-2").exists()
         return
     assert result.returncode == 0, result.stderr
     assert "launch 1 failed" in result.stderr and "resuming it" in result.stderr
     for launch in (first, run / "launch-2" / "raw.csv"):
         meta, rows = irrcsv.read(launch)
         reps = collections.Counter((r["op"], r["distribution"], r["b"], r["rep"]) for r in rows)
-        assert len(reps) == 2 * 2 * 5 * 20 and set(reps.values()) == {1}, launch
+        assert len(reps) == 2 * 2 * 100 and set(reps.values()) == {1}, launch
     assert "resumed" in irrcsv.read(first)[0]
