@@ -152,8 +152,13 @@ def cluster(tmp_path_factory):
     if shutil.which("slurmctld") is None and not os.path.exists("/usr/sbin/slurmctld"):
         pytest.fail("slurm-wlm is not installed: run scripts/install-deps")
     directory = tmp_path_factory.mktemp("slurm")
-    start = subprocess.run([str(LOCAL_SLURM), "start", str(directory), "--nodes", str(NODES),
-                            "--cpus", "2"], capture_output=True, text=True, timeout=120)
+    try:
+        start = subprocess.run([str(LOCAL_SLURM), "start", str(directory), "--nodes",
+                                str(NODES), "--cpus", "2"], capture_output=True, text=True,
+                               timeout=120)
+    except subprocess.TimeoutExpired:  # nothing of a half-started cluster may stay behind
+        subprocess.run([str(LOCAL_SLURM), "stop", str(directory)], capture_output=True)
+        raise
     if start.returncode == 2:
         pytest.skip(f"no multi-node cluster here: {start.stderr.strip()}")
     assert start.returncode == 0, start.stderr
