@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -161,6 +162,19 @@ std::vector<std::int64_t> Blocks(const Options& o, const std::string& dist) {
   return irr::dist::Generate(dist, static_cast<int>(o.p), params);
 }
 
+irr::model::TreeOptions TreeOptionsOf(const Options& o) {
+  irr::model::TreeOptions tree_options;
+  tree_options.dp = DpMethodFromName(o.dp);
+  tree_options.oblivious_roots = o.oblivious_roots == "all" ? irr::model::ObliviousRoots::kAll
+                                                            : irr::model::ObliviousRoots::kPaper;
+  return tree_options;
+}
+
+// Whether the optimal and binary DPs' tables fit in --max-mem at this p.
+bool DpFits(const Options& o) {
+  return irr::model::DpBytes(static_cast<int>(o.p)) <= static_cast<std::uint64_t>(o.max_mem);
+}
+
 irr::model::ModelTableHeading Heading(const Options& o, const std::string& fixed_root) {
   irr::model::ModelTableHeading heading;
   heading.op = o.op;
@@ -178,17 +192,13 @@ int ModelTables(const Options& o) {
     modes.emplace_back("fixed", o.root == "both" ? static_cast<int>(o.p / 2) : std::stoi(o.root));
   }
   if (o.root == "both" || o.root == "best") modes.emplace_back("best", -1);
-  irr::model::TreeOptions tree_options;
-  tree_options.dp = DpMethodFromName(o.dp);
-  tree_options.oblivious_roots = o.oblivious_roots == "all" ? irr::model::ObliviousRoots::kAll
-                                                            : irr::model::ObliviousRoots::kPaper;
+  const irr::model::TreeOptions tree_options = TreeOptionsOf(o);
   const int p = static_cast<int>(o.p);
-  const bool dp_fits = irr::model::DpBytes(p) <= static_cast<std::uint64_t>(o.max_mem);
+  const bool dp_fits = DpFits(o);
   std::vector<irr::model::ModelRow> rows;
   for (const auto& dist : o.dists) {
     const std::vector<std::int64_t> blocks = Blocks(o, dist);
-    long long m = 0;
-    for (auto x : blocks) m += x;
+    const long long m = std::accumulate(blocks.begin(), blocks.end(), 0LL);
     // The DP tables serve both root modes: computed once per distribution.
     std::unique_ptr<irr::model::OptimalDp> optimal;
     std::unique_ptr<irr::model::BinaryDp> binary;
@@ -266,14 +276,12 @@ int LogGPTables(const Options& o) {
     return scatter ? tuw::tree::ScatterTime(kind, blocks, root, radix, params)
                    : tuw::tree::GatherTime(kind, blocks, root, radix, params);
   };
-  irr::model::TreeOptions tree_options;
-  tree_options.dp = DpMethodFromName(o.dp);
-  const bool dp_fits = irr::model::DpBytes(p) <= static_cast<std::uint64_t>(o.max_mem);
+  const irr::model::TreeOptions tree_options = TreeOptionsOf(o);
+  const bool dp_fits = DpFits(o);
   std::vector<irr::model::ModelRow> rows;
   for (const auto& dist : o.dists) {
     const std::vector<std::int64_t> blocks = Blocks(o, dist);
-    long long m = 0;
-    for (auto x : blocks) m += x;
+    const long long m = std::accumulate(blocks.begin(), blocks.end(), 0LL);
     const auto add = [&](const std::string& tree, double time) {
       rows.push_back({dist, m, tree, "fixed", time, root});
     };
