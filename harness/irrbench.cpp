@@ -168,8 +168,9 @@ int Main(int argc, char** argv) {
   const int root = o.root < 0 ? p / 2 : static_cast<int>(o.root);
   // The radix-k rows' radixes (the model's choice, or TUWCOLL_RADIX), recorded with the run;
   // a bad setting stops a run that measures them here, not in its first case.
-  int tuwk_radix = 0, binomialk_radix = 0;
-  const bool radix_known = TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS;
+  int tuwk_radix = 0, binomialk_radix = 0, tuwk_init_radix = 0;
+  const bool radix_known = TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS &&
+                           TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS;
   const bool radix_k = std::any_of(o.ops.begin(), o.ops.end(), [](const std::string& op) {
     const formats::Operation* row = formats::FindOperation(op);  // the table's tree: "…-k"
     return row != nullptr && row->tree.size() > 2 &&
@@ -252,7 +253,8 @@ int Main(int argc, char** argv) {
     if (!interposer.empty()) meta.emplace_back("interposer", interposer);
     if (radix_known) {
       meta.emplace_back("tuwcoll_radix", "TUWk=" + std::to_string(tuwk_radix) +
-                                             " Binomialk=" + std::to_string(binomialk_radix));
+                                             " Binomialk=" + std::to_string(binomialk_radix) +
+                                             " TUWk_init=" + std::to_string(tuwk_init_radix));
     }
     meta.insert(meta.end(), {{"element_bytes", std::to_string(sizeof(int))},  // MPI_INT blocks
                              {"validate", o.no_validate ? "no" : "yes"},

@@ -104,15 +104,21 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
                                      displs_.data(), MPI_INT, 0, comm_, MPI_INFO_NULL, &request)),
         MPI_ERR_ARG);
     EXPECT_EQ(request, TUW_REQUEST_NULL);
-    int tuwk = 0, binomialk = 0;
+    int tuwk = 0, binomialk = 0, tuwk_init = 0;
     EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_ERR_ARG);
+    EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_ERR_ARG);
   }
   setenv("TUWCOLL_RADIX", "5", 1);
-  int tuwk = 0, binomialk = 0;
+  int tuwk = 0, binomialk = 0, tuwk_init = 0;
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
   EXPECT_EQ(tuwk, 5);
   EXPECT_EQ(binomialk, 5);
+  EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
+  EXPECT_EQ(tuwk_init, 5);
   EXPECT_EQ(TUWk_Radix(MPI_COMM_NULL, &tuwk, &binomialk), MPI_ERR_COMM);
+  EXPECT_EQ(TUWk_Radix_init(MPI_COMM_NULL, &tuwk_init), MPI_ERR_COMM);
+  EXPECT_EQ(TUWk_Radix(comm_, &tuwk, nullptr), MPI_ERR_ARG);
+  EXPECT_EQ(TUWk_Radix_init(comm_, nullptr), MPI_ERR_ARG);
   setenv("TUWCOLL_RADIX", "2", 1);
   EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
   unsetenv("TUWCOLL_RADIX");  // the model's choice (tested in test_loggp)

@@ -64,6 +64,21 @@ TEST(LogGP, AdaptiveGatherByHand) {
   EXPECT_GT(ModelRadix(ModelTree::kAdaptive, 4, params), 2);
 }
 
+// A tree built once (TUWk_*_init) is chosen for its data phase alone: on the built-in costs at
+// p = 560 the construction's rounds make TUWk prefer a small radix (fewer exchange messages a
+// round), while the planned tree takes the k-nomial tree's radix, and is faster there.
+TEST(LogGP, PlannedTreeHasItsOwnRadix) {
+  const LogGPParams params = RadixCosts{}.Params();
+  const int adaptive = ModelRadix(ModelTree::kAdaptive, 560, params);
+  const int planned = ModelRadix(ModelTree::kPlanned, 560, params);
+  EXPECT_GT(planned, adaptive);
+  const std::vector<std::int64_t> blocks(560, 4);
+  EXPECT_LT(GatherTime(ModelTree::kPlanned, blocks, 0, planned, params),
+            GatherTime(ModelTree::kPlanned, blocks, 0, adaptive, params));
+  EXPECT_GT(GatherTime(ModelTree::kAdaptive, blocks, 0, planned, params),
+            GatherTime(ModelTree::kAdaptive, blocks, 0, adaptive, params));
+}
+
 // The bound: p = 4, o = 1, g = 0, L = 10: the root can take a message every o, the first at the
 // earliest one hop (12) after the start: 12, 13, 14. Gathers of these blocks never beat it, nor
 // does the root's link (G = 1: o + L + o + 3 blocks of 4 bytes = 24).

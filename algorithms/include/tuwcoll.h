@@ -67,6 +67,12 @@ int Binomialk_Scatterv(const void *sendbuf, const int sendcounts[], const int di
  * TUWCOLL_RADIX or TUWCOLL_MODEL_FIT is bad or a pointer is null, MPI_ERR_COMM for
  * MPI_COMM_NULL; a query: the communicator's error handler is not called. */
 int TUWk_Radix(MPI_Comm comm, int *tuwk_radix, int *binomialk_radix);
+/* The radix of the tree TUWk_Gatherv_init / TUWk_Scatterv_init build on comm: on an
+ * intracommunicator the model's best for the data phase alone (the tree is built once, at init),
+ * which is larger than TUWk_*'s where the construction's rounds cost more than they save; on an
+ * intercommunicator (trees built at every start) TUWk_Radix's. TUWCOLL_RADIX sets both. Errors
+ * as TUWk_Radix. */
+int TUWk_Radix_init(MPI_Comm comm, int *radix);
 
 /* Persistent TUW_Gatherv / TUW_Scatterv (MPI-4 persistent collective semantics; the arguments of
  * MPI_Gatherv_init / MPI_Scatterv_init; no info keys are used). Init is collective: it checks the

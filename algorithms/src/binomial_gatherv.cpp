@@ -2,7 +2,7 @@
 // process, except the one holding the root). The tree depends on p and root only, so parents
 // learn their children's sizes from matched probes and every edge carries a transfer.
 // Binomialk_Gatherv: the k-nomial tree (Intel MPI's I_MPI_ADJUST_GATHERV=3 kind), the radix from
-// RadixFor: the fair baseline of TUWk_Gatherv.
+// ResolveRadix: the fair baseline of TUWk_Gatherv.
 #include "internal.hpp"
 
 namespace tuw::detail {
@@ -14,9 +14,7 @@ int BinomialGathervRadix(const GatherArgs& call_args, int radix) {
   if (IsIntercomm(comm)) return InterGather(args, TreeAlgorithm::kOblivious, radix);
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
-  if (rc == MPI_SUCCESS && radix == kChooseRadix) {
-    rc = RadixFor(TreeAlgorithm::kOblivious, ctx.size, &radix);
-  }
+  if (rc == MPI_SUCCESS) rc = ResolveRadix(TreeAlgorithm::kOblivious, ctx.size, &radix);
   if (rc != MPI_SUCCESS) return rc;
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;

@@ -1,6 +1,6 @@
 // Binomial_Scatterv: the scatter counterpart of Binomial_Gatherv. Inner nodes do not know the
 // block sizes of their subtree, so each inner child first gets them (one int64 per rank).
-// Binomialk_Scatterv: the k-nomial tree, the radix from RadixFor.
+// Binomialk_Scatterv: the k-nomial tree, the radix from ResolveRadix.
 #include "internal.hpp"
 
 namespace tuw::detail {
@@ -12,9 +12,7 @@ int BinomialScattervRadix(const ScatterArgs& call_args, int radix) {
   if (IsIntercomm(comm)) return InterScatter(args, TreeAlgorithm::kOblivious, radix);
   CallContext ctx;
   int rc = BeginCollective(comm, root, &ctx);
-  if (rc == MPI_SUCCESS && radix == kChooseRadix) {
-    rc = RadixFor(TreeAlgorithm::kOblivious, ctx.size, &radix);
-  }
+  if (rc == MPI_SUCCESS) rc = ResolveRadix(TreeAlgorithm::kOblivious, ctx.size, &radix);
   if (rc != MPI_SUCCESS) return rc;
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;

@@ -119,10 +119,10 @@ int InterGather(const GatherArgs& a, TreeAlgorithm algorithm, int radix,
   const Side side = SideOf(a.comm, a.root);
   if (side == Side::kBadRoot) return MPI_ERR_ROOT;
   // Both groups read the radix's setting, so that a bad one fails everywhere alike.
-  if (radix == kChooseRadix && algorithm != TreeAlgorithm::kLinear) {
+  if (algorithm != TreeAlgorithm::kLinear) {
     int local_size = 1;
     MPI_Comm_size(a.comm, &local_size);
-    const int rc = RadixFor(algorithm, local_size, &radix);
+    const int rc = ResolveRadix(algorithm, local_size, &radix);
     if (rc != MPI_SUCCESS) return rc;
   }
   PrivateComms comms;
@@ -183,10 +183,10 @@ int InterScatter(const ScatterArgs& a, TreeAlgorithm algorithm, int radix,
   const Side side = SideOf(a.comm, a.root);
   if (side == Side::kBadRoot) return MPI_ERR_ROOT;
   // Both groups read the radix's setting, so that a bad one fails everywhere alike.
-  if (radix == kChooseRadix && algorithm != TreeAlgorithm::kLinear) {
+  if (algorithm != TreeAlgorithm::kLinear) {
     int local_size = 1;
     MPI_Comm_size(a.comm, &local_size);
-    const int rc = RadixFor(algorithm, local_size, &radix);
+    const int rc = ResolveRadix(algorithm, local_size, &radix);
     if (rc != MPI_SUCCESS) return rc;
   }
   PrivateComms comms;

@@ -88,20 +88,25 @@ int LinearScatterAtRoot(const ScatterArgs& a, MPI_Comm comm, int own_rank,
                         const std::vector<std::int64_t>& block_bytes);
 // `planned`: the non-root group's node of a tree made at init (PlanInterOptimal*), instead of
 // building the algorithm's tree.
-// `radix`: the tree's (2: TUW's and Binomial's own; kChooseRadix: RadixFor's; ignored by Linear).
+// `radix`: the tree's (2: TUW's and Binomial's own; kChooseRadix: ResolveRadix's; ignored by
+// Linear).
 int InterGather(const GatherArgs& args, TreeAlgorithm algorithm, int radix = 2,
                 const tree::NodeView* planned = nullptr);
 int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm, int radix = 2,
                  const tree::NodeView* planned = nullptr);
 
-// The radix of TUWk_* / Binomialk_* for a (local) group of p processes (radix_choice.cpp):
+// Radix arguments that ask ResolveRadix for one: the radix of a tree built at every call
+// (TUWk_*, Binomialk_*), or of TUWk's tree built once by TUWk_*_init, where only the data phase
+// is repeated (so the construction's cost, which grows with the radix, does not count).
+constexpr int kChooseRadix = 0;
+constexpr int kChoosePlannedRadix = -1;
+// Replaces a kChoose* *radix by the radix for a (local) group of p processes (radix_choice.cpp):
 // TUWCOLL_RADIX where it is set (a whole number from 2 to tree::kMaxRadix, the same on every
 // process), else the LogGP model's choice (tree::ModelRadix) from the costs in TUWCOLL_MODEL_FIT
-// or the built-in ones. MPI_SUCCESS, or MPI_ERR_ARG with a message naming the bad value (every
-// process reads the same environment, so all fail alike, before any message).
-int RadixFor(TreeAlgorithm algorithm, int p, int* radix);
-// A radix argument meaning "RadixFor's, for the group that runs the tree".
-constexpr int kChooseRadix = 0;
+// or the built-in ones; a given radix stays. MPI_SUCCESS, or MPI_ERR_ARG with a message naming
+// the bad value (every process reads the same environment, so all fail alike, before any
+// message).
+int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the
 // first bad own arguments in the group, or a failed computation) for the group and the root,
@@ -118,7 +123,8 @@ int TuwkGatherv(const GatherArgs& args);
 int TuwkScatterv(const ScatterArgs& args);
 int BinomialkGatherv(const GatherArgs& args);
 int BinomialkScatterv(const ScatterArgs& args);
-// The tree algorithms at a given radix (2: TUW_*, Binomial_*; kChooseRadix: TUWk_*, Binomialk_*).
+// The tree algorithms at a given radix (2: TUW_*, Binomial_*; kChooseRadix: TUWk_*, Binomialk_*;
+// kChoosePlannedRadix: TUWk_*_init's plan).
 int TuwGathervRadix(const GatherArgs& args, int radix);
 int TuwScattervRadix(const ScatterArgs& args, int radix);
 int BinomialGathervRadix(const GatherArgs& args, int radix);
@@ -225,8 +231,8 @@ struct ScatterPlan {
 };
 // Intracommunicators only. Returns an error (the same on every process) when the call cannot
 // even start (communicator, root); argument errors are kept in the plan and reported by the run.
-// plan->radix: the tree's radix, set by the caller (2 for TUW_*; kChooseRadix is replaced by
-// RadixFor's for the communicator's size).
+// plan->radix: the tree's radix, set by the caller (2 for TUW_*; a kChoose* one is replaced by
+// ResolveRadix's for the communicator's size).
 int PlanTuwGather(const GatherArgs& args, GatherPlan* plan);
 int PlanTuwScatter(const ScatterArgs& args, ScatterPlan* plan);
 // The optimal ordered tree of the cost model for the root (optimal_plan.cpp): computed by the

@@ -120,9 +120,13 @@ void OwnRootArrays(TUW_Request_s* r, Args* args, const C* counts, const D* displ
 
 const Count* DataOrNull(const std::vector<Count>& v) { return v.empty() ? nullptr : v.data(); }
 
-// Which tree a request runs: TUW's (radix 2), TUWk's (RadixFor's radix) or the optimal one.
+// Which tree a request runs: TUW's (radix 2), TUWk's or the optimal one. TUWk's radix is the one
+// for a tree planned at init, except on an intercommunicator, whose starts build their trees.
 enum class Planner { kTuw, kTuwk, kOptimal };
-int RadixOf(Planner planner) { return planner == Planner::kTuwk ? kChooseRadix : 2; }
+int RadixOf(Planner planner, bool planned_at_init) {
+  if (planner != Planner::kTuwk) return 2;
+  return planned_at_init ? kChoosePlannedRadix : kChooseRadix;
+}
 
 template <typename C, typename D>
 int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, const D* displs,
@@ -138,7 +142,7 @@ int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, con
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
     r->inter = true;
     r->gather.args = args;
-    r->gather.radix = RadixOf(planner);
+    r->gather.radix = RadixOf(planner, false);
     if (planner == Planner::kOptimal) {
       const int rc = PlanInterOptimalGather(args, &r->gather.view);
       if (rc != MPI_SUCCESS) return rc;
@@ -148,7 +152,7 @@ int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, con
     *request = r.release();
     return MPI_SUCCESS;
   }
-  r->gather.radix = RadixOf(planner);
+  r->gather.radix = RadixOf(planner, true);
   int rc = planner == Planner::kOptimal ? PlanOptimalGather(args, &r->gather)
                                         : PlanTuwGather(args, &r->gather);
   if (rc != MPI_SUCCESS) return rc;
@@ -175,7 +179,7 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
   if (call.comm != MPI_COMM_NULL && IsIntercomm(call.comm)) {
     r->inter = true;
     r->scatter.args = args;
-    r->scatter.radix = RadixOf(planner);
+    r->scatter.radix = RadixOf(planner, false);
     if (planner == Planner::kOptimal) {
       const int rc = PlanInterOptimalScatter(args, &r->scatter.view);
       if (rc != MPI_SUCCESS) return rc;
@@ -185,7 +189,7 @@ int InitScatter(Planner planner, const ScatterArgs& call, const C* sendcounts, c
     *request = r.release();
     return MPI_SUCCESS;
   }
-  r->scatter.radix = RadixOf(planner);
+  r->scatter.radix = RadixOf(planner, true);
   int rc = planner == Planner::kOptimal ? PlanOptimalScatter(args, &r->scatter)
                                         : PlanTuwScatter(args, &r->scatter);
   if (rc != MPI_SUCCESS) return rc;

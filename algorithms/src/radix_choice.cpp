@@ -1,6 +1,8 @@
 // The radix of TUWk_* and Binomialk_* (issue 37): TUWCOLL_RADIX, else the LogGP model's choice
-// (tree::ModelRadix) for the group size. Every process computes it alike from the same
-// environment and p, so no message is needed; the model runs once per (tree, p) and process.
+// (tree::ModelRadix) for the group size: of the tree with its construction for TUWk_* (built at
+// every call), of its data phase alone for TUWk_*_init (built once), of the k-nomial tree for
+// Binomialk_*. Every process computes it alike from the same environment and p, so no message is
+// needed; the model runs once per (tree, p) and process.
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -42,7 +44,8 @@ bool ModelParams(tree::LogGPParams* params) {
 
 }  // namespace
 
-int RadixFor(TreeAlgorithm algorithm, int p, int* radix) {
+int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix) {
+  if (*radix != kChooseRadix && *radix != kChoosePlannedRadix) return MPI_SUCCESS;
   const char* text = std::getenv("TUWCOLL_RADIX");
   if (text != nullptr && *text != '\0') {
     char* end = nullptr;
@@ -56,8 +59,9 @@ int RadixFor(TreeAlgorithm algorithm, int p, int* radix) {
     *radix = static_cast<int>(value);
     return MPI_SUCCESS;
   }
-  const tree::ModelTree model = algorithm == TreeAlgorithm::kAdaptive ? tree::ModelTree::kAdaptive
-                                                                      : tree::ModelTree::kOblivious;
+  const tree::ModelTree model = algorithm != TreeAlgorithm::kAdaptive ? tree::ModelTree::kOblivious
+                                : *radix == kChoosePlannedRadix       ? tree::ModelTree::kPlanned
+                                                                      : tree::ModelTree::kAdaptive;
   static std::mutex mutex;  // threads may call at once (MPI_THREAD_MULTIPLE)
   static std::map<std::pair<int, int>, int> chosen;
   std::lock_guard<std::mutex> lock(mutex);
@@ -75,15 +79,34 @@ int RadixFor(TreeAlgorithm algorithm, int p, int* radix) {
 
 }  // namespace tuw::detail
 
-// A query: returns the error, without the communicator's error handler.
-extern "C" int TUWk_Radix(MPI_Comm comm, int* tuwk_radix, int* binomialk_radix) {
+// Queries: they return the error, without the communicator's error handler.
+namespace {
+
+int QueryRadix(MPI_Comm comm, tuw::detail::TreeAlgorithm algorithm, int choice, int* radix) {
   if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
-  if (tuwk_radix == nullptr || binomialk_radix == nullptr) return MPI_ERR_ARG;
+  if (radix == nullptr) return MPI_ERR_ARG;
   int p = 1;
   MPI_Comm_size(comm, &p);
-  int rc = tuw::detail::RadixFor(tuw::detail::TreeAlgorithm::kAdaptive, p, tuwk_radix);
-  if (rc == MPI_SUCCESS) {
-    rc = tuw::detail::RadixFor(tuw::detail::TreeAlgorithm::kOblivious, p, binomialk_radix);
+  *radix = choice;
+  return tuw::detail::ResolveRadix(algorithm, p, radix);
+}
+
+}  // namespace
+
+extern "C" int TUWk_Radix(MPI_Comm comm, int* tuwk_radix, int* binomialk_radix) {
+  if (comm != MPI_COMM_NULL && (tuwk_radix == nullptr || binomialk_radix == nullptr)) {
+    return MPI_ERR_ARG;
   }
-  return rc;
+  using tuw::detail::TreeAlgorithm;
+  const int rc = QueryRadix(comm, TreeAlgorithm::kAdaptive, tuw::detail::kChooseRadix, tuwk_radix);
+  return rc != MPI_SUCCESS ? rc
+                           : QueryRadix(comm, TreeAlgorithm::kOblivious, tuw::detail::kChooseRadix,
+                                        binomialk_radix);
+}
+
+extern "C" int TUWk_Radix_init(MPI_Comm comm, int* radix) {
+  // An intercommunicator's persistent request builds its trees at every start (persistent.cpp).
+  const bool inter = comm != MPI_COMM_NULL && tuw::detail::IsIntercomm(comm);
+  return QueryRadix(comm, tuw::detail::TreeAlgorithm::kAdaptive,
+                    inter ? tuw::detail::kChooseRadix : tuw::detail::kChoosePlannedRadix, radix);
 }

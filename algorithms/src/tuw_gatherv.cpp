@@ -1,6 +1,6 @@
 // TUW_Gatherv: Traeff's linear-time irregular gather (2017, Section 2-3). The adaptive tree is
 // built by the Lemma 3 protocol from each process's own count only; then data flows along it.
-// TUWk_Gatherv: the same at radix k (ceil(log_k p) rounds; the radix from RadixFor).
+// TUWk_Gatherv: the same at radix k (ceil(log_k p) rounds; the radix from ResolveRadix).
 // Plan (checks + construction) and run (data movement) are apart so that a persistent request
 // (TUW_Gatherv_init) plans once and runs at every start.
 #include "internal.hpp"
@@ -11,9 +11,7 @@ int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
   plan->args = call_args;
   GatherArgs& args = plan->args;
   int rc = BeginCollective(args.comm, args.root, &plan->ctx);
-  if (rc == MPI_SUCCESS && plan->radix == kChooseRadix) {
-    rc = RadixFor(TreeAlgorithm::kAdaptive, plan->ctx.size, &plan->radix);
-  }
+  if (rc == MPI_SUCCESS) rc = ResolveRadix(TreeAlgorithm::kAdaptive, plan->ctx.size, &plan->radix);
   if (rc != MPI_SUCCESS) return rc;
   // A process with bad arguments still takes its place in the tree with an empty block, so that
   // nobody waits for it; the root learns of it through the construction.

@@ -10,9 +10,7 @@ int PlanTuwScatter(const ScatterArgs& call_args, ScatterPlan* plan) {
   plan->args = call_args;
   ScatterArgs& args = plan->args;
   int rc = BeginCollective(args.comm, args.root, &plan->ctx);
-  if (rc == MPI_SUCCESS && plan->radix == kChooseRadix) {
-    rc = RadixFor(TreeAlgorithm::kAdaptive, plan->ctx.size, &plan->radix);
-  }
+  if (rc == MPI_SUCCESS) rc = ResolveRadix(TreeAlgorithm::kAdaptive, plan->ctx.size, &plan->radix);
   if (rc != MPI_SUCCESS) return rc;
   plan->local_error = CheckScatterArgs(args, plan->ctx, &plan->own_bytes, &plan->block_bytes);
   if (plan->local_error != MPI_SUCCESS) {

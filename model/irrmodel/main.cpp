@@ -91,10 +91,11 @@ const char* kFooter =
     "time is the slowest process's own (what irrbench measures). linear, oblivious, adaptive\n"
     "as libtuwcoll runs them (adaptive: TUW's construction rounds, then the data; oblivious:\n"
     "children probed), binary and optimal: the linear model's trees as a plan (data only);\n"
-    "oblivious-k, adaptive-k: Binomialk and TUWk at radix r (--radix, else the model's\n"
-    "choice, tree::ModelRadix); planned-k: TUWk's tree without its construction (a start of\n"
-    "TUWk_*_init); construction: TUW's rounds alone (radix 2); logp_bound: the\n"
-    "LogP lower bound of any gather or scatter (tree::LogPLowerBound). gamma is not modelled.\n\n"
+    "oblivious-k, adaptive-k, planned-k: Binomialk, TUWk, and TUWk's tree without its\n"
+    "construction (a start of TUWk_*_init), each at radix r (--radix, else the model's\n"
+    "choice for it, tree::ModelRadix, as libtuwcoll makes it); construction: TUW's rounds\n"
+    "alone (radix 2); logp_bound: the LogP lower bound of any gather or scatter\n"
+    "(tree::LogPLowerBound). gamma is not modelled.\n\n"
     "Predictions for measurements:\n"
     "  irrmodel --from-results raw.csv --alpha-beta fit.txt [--format table|tsv]\n"
     "  For every case irrbench measured: the measured min and median, the model time of the\n"
@@ -271,6 +272,7 @@ int LogGPTables(const Options& o) {
   };
   const int adaptive_radix = radix_of(ModelTree::kAdaptive);
   const int oblivious_radix = radix_of(ModelTree::kOblivious);
+  const int planned_radix = radix_of(ModelTree::kPlanned);
   const bool scatter = o.op == "scatter";
   const auto kind_time = [&](ModelTree kind, const std::vector<std::int64_t>& blocks, int radix) {
     return scatter ? tuw::tree::ScatterTime(kind, blocks, root, radix, params)
@@ -311,7 +313,7 @@ int LogGPTables(const Options& o) {
     }
     add("oblivious-k", kind_time(ModelTree::kOblivious, blocks, oblivious_radix));
     add("adaptive-k", kind_time(ModelTree::kAdaptive, blocks, adaptive_radix));
-    add("planned-k", kind_time(ModelTree::kPlanned, blocks, adaptive_radix));
+    add("planned-k", kind_time(ModelTree::kPlanned, blocks, planned_radix));
     add("construction", tuw::tree::ConstructionTime(p, blocks, root, 2, params));
     add("logp_bound", tuw::tree::LogPLowerBound(blocks, root, params, params.network));
   }
@@ -326,10 +328,10 @@ int LogGPTables(const Options& o) {
   char line[512];
   std::snprintf(line, sizeof line,
                 "LogGP: L = %g, o = %g, g = %g, G = %g, eager limit %lld, %s; oblivious-k at "
-                "radix %d, adaptive-k at radix %d",
+                "radix %d, adaptive-k at radix %d, planned-k at radix %d",
                 params.network.latency_us, params.overhead_us, params.gap_us, o.cost.beta,
                 o.eager_limit, o.barrier_start ? "barrier start" : "common start", oblivious_radix,
-                adaptive_radix);
+                adaptive_radix, planned_radix);
   heading.model_line = line;
   heading.bound_column = "logp_bound";
   std::fputs(irr::model::ModelTable(rows, columns, heading).c_str(), stdout);

@@ -223,11 +223,13 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   // before the record) the model's choice now - said in a note.
   const int radix_setting =
       meta.count("env.TUWCOLL_RADIX") ? std::atoi(meta["env.TUWCOLL_RADIX"].c_str()) : 0;
-  int recorded_tuwk = 0, recorded_binomialk = 0;
+  // TUWk_*_init's radix: recorded since it has its own (before, TUWk_*'s).
+  int recorded_tuwk = 0, recorded_binomialk = 0, recorded_tuwk_init = 0;
   if (meta.count("tuwcoll_radix")) {
-    std::sscanf(meta["tuwcoll_radix"].c_str(), "TUWk=%d Binomialk=%d", &recorded_tuwk,
-                &recorded_binomialk);
+    std::sscanf(meta["tuwcoll_radix"].c_str(), "TUWk=%d Binomialk=%d TUWk_init=%d", &recorded_tuwk,
+                &recorded_binomialk, &recorded_tuwk_init);
   }
+  if (recorded_tuwk_init == 0) recorded_tuwk_init = recorded_tuwk;
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
@@ -315,7 +317,7 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     if (costs.has_loggp) {
       // A persistent TUW op runs the tree its init built: the data without the construction.
       const bool planned = op->role == "persistent" && op->tree.rfind("adaptive", 0) == 0;
-      const int recorded = op->tree == "adaptive-k"    ? recorded_tuwk
+      const int recorded = op->tree == "adaptive-k" ? (planned ? recorded_tuwk_init : recorded_tuwk)
                            : op->tree == "oblivious-k" ? recorded_binomialk
                                                        : 0;
       const bool unknown_radix =
