@@ -110,3 +110,38 @@ def test_the_library_ran_the_radix_the_model_names():
         assert sweep[4][key] == pytest.approx(chosen[key], rel=0.01), key
     assert sum(sweep[3][key] != pytest.approx(chosen[key], rel=0.01) for key in cases) > 30
     assert sum(sweep[5][key] != pytest.approx(chosen[key], rel=0.01) for key in cases) > 30
+
+
+def test_persistent_radix_k_tree_runs_at_its_own_radix_within_the_model():
+    """TUWk_*_init (radix-560-persistent) builds its tree once, at the radix the model picks for
+    the data phase alone: the run records the one irrmodel --model loggp names for planned-k from
+    the run's fit (9; TUWk_* has 4). A start is within [1/1.3, 1.3] of the planned tree's LogGP
+    time at b <= 100 except Two blocks (the harness's microsecond, as above) and the scatter at
+    b = 10 (up to 1.55: 40-byte blocks in messages of up to 9 KiB, SimGrid's small-message
+    factors), and above the LogP bound."""
+    with open(SIMULATED / "radix-560-persistent" / "default" / "raw.csv") as f:
+        record = next(line for line in f if line.startswith("# tuwcoll_radix="))
+    run_fit = SIMULATED / "radix-560-persistent" / "default" / "fit.txt"  # the library's costs
+    fit = dict(line.strip().split("=", 1) for line in open(run_fit) if "=" in line)
+    named = subprocess.run([str(BINARY), "--model", "loggp", "--p", "560", "--b", "4",
+                            "--alpha", fit["alpha_us"], "--beta", fit["beta_us_per_byte"],
+                            "--overhead", fit["overhead_us"],
+                            "--barrier-start", "--dists", "same"],
+                           capture_output=True, text=True, timeout=60)
+    assert named.returncode == 0, named.stderr
+    planned = named.stdout.split("planned-k at radix ")[1].split()[0]
+    adaptive = named.stdout.split("adaptive-k at radix ")[1].split(",")[0]
+    oblivious = named.stdout.split("oblivious-k at radix ")[1].split(",")[0]
+    assert record.strip() == \
+        f"# tuwcoll_radix=TUWk={adaptive} Binomialk={oblivious} TUWk_init={planned}"
+    assert int(planned) > int(adaptive)
+    rows = predictions("radix-560-persistent")
+    found = ratios(rows, {"TUWk_Gatherv_init", "TUWk_Scatterv_init"})
+    assert len(found) == 36
+    for (op, dist, b), ratio in outside(found).items():
+        assert dist == "two_blocks" or op == "TUWk_Scatterv_init" and b == 10 and ratio <= 1.55, \
+            (op, dist, b, ratio)
+    for r in rows:
+        if r["op"].startswith("TUWk") and r["op"].endswith("_init"):
+            assert r["radix"] == planned
+            assert float(r["logp_bound_us"]) < float(r["measured_median_us"]), r
