@@ -166,16 +166,18 @@ int Main(int argc, char** argv) {
                           std::to_string(p - 1) + ")");
   }
   const int root = o.root < 0 ? p / 2 : static_cast<int>(o.root);
-  // The radix-k rows' radixes (the model's choice, or TUWCOLL_RADIX), recorded with the run;
-  // a bad setting stops a run that measures them here, not in its first case.
-  int tuwk_radix = 0, binomialk_radix = 0, tuwk_init_radix = 0;
-  const bool radix_known = TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS &&
-                           TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS;
+  // The radix-k rows' radixes (the model's choice, or TUWCOLL_RADIX), recorded with a run that
+  // measures them (each model costs every process 71 ms at p = 6400: minutes under SMPI); a bad
+  // setting stops such a run here, not in its first case.
   const bool radix_k = std::any_of(o.ops.begin(), o.ops.end(), [](const std::string& op) {
     const formats::Operation* row = formats::FindOperation(op);  // the table's tree: "…-k"
     return row != nullptr && row->tree.size() > 2 &&
            row->tree.compare(row->tree.size() - 2, 2, "-k") == 0;
   });
+  int tuwk_radix = 0, binomialk_radix = 0, tuwk_init_radix = 0;
+  const bool radix_known = radix_k &&
+                           TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS &&
+                           TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS;
   if (radix_k && !radix_known) {
     return Fail(rank,
                 "TUWk_*/Binomialk_*: no radix (TUWCOLL_RADIX or TUWCOLL_MODEL_FIT is bad, "

@@ -194,6 +194,28 @@ def test_persistent_ops_validated_and_timed(mpi, tmp_path):
     assert all(row["status"] == "ok" and float(row["seconds"]) > 0 for row in rows)
 
 
+def test_radix_k_runs_record_their_radixes(openmpi, tmp_path):
+    """A run that measures radix-k rows records the radixes libtuwcoll uses (TUWk_*, Binomialk_*,
+    TUWk_*_init) and stops on a bad TUWCOLL_RADIX before its first case; a run without such rows
+    does not compute them (the model costs every process 71 ms at p = 6400)."""
+    args = ["--dists", "same", "--b", "1", "--nrep", "1", "--warmup", "0"]
+    r = openmpi.run(4, "--ops", "TUWk_Gatherv_init,Binomialk_Scatterv", *args, "--out",
+                    tmp_path / "k.csv", env_extra={"TUWCOLL_RADIX": "3"})
+    assert r.returncode == 0, r.stderr
+    meta, rows = irrcsv.read(tmp_path / "k.csv")
+    assert meta["tuwcoll_radix"] == "TUWk=3 Binomialk=3 TUWk_init=3"
+    assert {row["status"] for row in rows} == {"ok"}
+    r = openmpi.run(2, "--ops", "TUWk_Gatherv", *args, "--out", tmp_path / "bad.csv",
+                    env_extra={"TUWCOLL_RADIX": "1"})
+    assert r.returncode == 2 and "TUWCOLL_RADIX=1" in r.stderr, r.stderr
+    assert not (tmp_path / "bad.csv").exists()
+    r = openmpi.run(2, "--ops", "TUW_Gatherv", *args, "--out", tmp_path / "plain.csv",
+                    env_extra={"TUWCOLL_RADIX": "1"})
+    assert r.returncode == 0, r.stderr
+    assert "TUWCOLL_RADIX" not in r.stderr  # not read at all
+    assert "tuwcoll_radix" not in irrcsv.read(tmp_path / "plain.csv")[0]
+
+
 def test_relative_out_makes_exactly_its_directories(openmpi, tmp_path):
     """--out a/b/raw.csv relative to the working directory creates a and a/b, nothing else
     (a stray one-letter directory was made before)."""
