@@ -167,8 +167,8 @@ int Main(int argc, char** argv) {
   }
   const int root = o.root < 0 ? p / 2 : static_cast<int>(o.root);
   // The radix-k rows' radixes (the model's choice, or TUWCOLL_RADIX), recorded with a run that
-  // measures them (each model costs every process 71 ms at p = 6400: minutes under SMPI); a bad
-  // setting stops such a run here, not in its first case.
+  // measures them (each model costs every process tens of ms at p = 6400: minutes under SMPI); a
+  // bad setting stops such a run here, not in its first case.
   const bool radix_k = std::any_of(o.ops.begin(), o.ops.end(), [](const std::string& op) {
     const formats::Operation* row = formats::FindOperation(op);  // the table's tree: "…-k"
     return row != nullptr && row->tree.size() > 2 &&

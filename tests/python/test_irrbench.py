@@ -197,7 +197,7 @@ def test_persistent_ops_validated_and_timed(mpi, tmp_path):
 def test_radix_k_runs_record_their_radixes(openmpi, tmp_path):
     """A run that measures radix-k rows records the radixes libtuwcoll uses (TUWk_*, Binomialk_*,
     TUWk_*_init) and stops on a bad TUWCOLL_RADIX before its first case; a run without such rows
-    does not compute them (the model costs every process 71 ms at p = 6400)."""
+    does not compute them (each model costs every process tens of ms at p = 6400)."""
     args = ["--dists", "same", "--b", "1", "--nrep", "1", "--warmup", "0"]
     r = openmpi.run(4, "--ops", "TUWk_Gatherv_init,Binomialk_Scatterv", *args, "--out",
                     tmp_path / "k.csv", env_extra={"TUWCOLL_RADIX": "3"})
