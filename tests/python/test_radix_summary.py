@@ -49,3 +49,13 @@ def test_a_run_without_a_model_is_named(tmp_path):
                              str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "model.tsv is missing" in result.stderr
+
+
+def test_a_run_without_radix_k_cases_is_named(tmp_path):
+    """A run with TUW_* but no TUWk_* row (e.g. paper-560): a message, exit 2 (was a KeyError)."""
+    (tmp_path / "model.tsv").write_text("\t".join(COLUMNS) + "\n" +
+                                        "TUW_Gatherv\tsame\t1\t30.0\t\t10.0\n")
+    result = subprocess.run(["/usr/bin/python3", str(ROOT / "scripts" / "radix-summary"),
+                             str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "has no case measured with both TUW_* and TUWk_*" in result.stderr
