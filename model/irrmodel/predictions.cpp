@@ -66,15 +66,16 @@ void AddBreakEven(std::vector<Prediction>* rows) {
 
 // The LogGP model of `tree` (formats/operations.tsv's tree column) for one problem, or NaN
 // where it has none; *radix: the radix of a -k tree.
-double LogGPTime(const std::string& tree, bool scatter, const std::vector<std::int64_t>& blocks,
-                 int root, int radix_setting, const FitCosts& costs,
-                 const tuw::tree::LogGPParams& params, int* radix) {
+// `planned`: the adaptive tree built before the call (a persistent start): its data phase only.
+double LogGPTime(const std::string& tree, bool planned, bool scatter,
+                 const std::vector<std::int64_t>& blocks, int root, int radix_setting,
+                 const FitCosts& costs, const tuw::tree::LogGPParams& params, int* radix) {
   using tuw::tree::ModelTree;
   const int p = static_cast<int>(blocks.size());
   const bool radix_k = tree == "adaptive-k" || tree == "oblivious-k";
   ModelTree kind;
   if (tree == "adaptive" || tree == "adaptive-k") {
-    kind = ModelTree::kAdaptive;
+    kind = planned ? ModelTree::kPlanned : ModelTree::kAdaptive;
   } else if (tree == "oblivious" || tree == "oblivious-k") {
     kind = ModelTree::kOblivious;
   } else if (tree == "linear") {
@@ -329,15 +330,9 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
             "tuwcoll_radix, no TUWCOLL_RADIX): no LogGP time for them");
       }
       row.loggp_us = unknown_radix ? kNaN
-                                   : LogGPTime(op->tree, scatter, blocks, mc.root,
+                                   : LogGPTime(op->tree, planned, scatter, blocks, mc.root,
                                                recorded > 0 ? recorded : radix_setting, costs,
                                                loggp, &row.radix);
-      if (planned && !std::isnan(row.loggp_us)) {
-        row.loggp_us = scatter ? tuw::tree::ScatterTime(tuw::tree::ModelTree::kPlanned, blocks,
-                                                        mc.root, row.radix, loggp)
-                               : tuw::tree::GatherTime(tuw::tree::ModelTree::kPlanned, blocks,
-                                                       mc.root, row.radix, loggp);
-      }
       if (op->tree.find("-k") == std::string::npos) row.radix = 0;
       row.logp_bound_us = tuw::tree::LogPLowerBound(blocks, mc.root, loggp, loggp.network);
     }
