@@ -9,7 +9,10 @@
 //    bytes once and receives exactly its children's bytes, and the root receives sum_{i!=r} m_i;
 //  - a start of Optimal_Gatherv_init / Optimal_Scatterv_init moves data along the cost model's
 //    optimal tree, computed here independently from the same fit file: each process exchanges
-//    its subtree with the DP tree's parent and its children's subtrees with its children.
+//    its subtree with the DP tree's parent and its children's subtrees with its children;
+//  - (run with TUWCOLL_TEST_MAX_MESSAGE_BYTES, mpi_test_counts.pieces) a block above the message
+//    limit of a predefined type, blocks back to back, goes in pieces straight from and into the
+//    program's buffers: no MPI_Pack / MPI_Unpack through a staging copy; a derived type does.
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -29,6 +32,7 @@ struct Traffic {
 };
 Traffic g_traffic;
 bool g_counting = false;
+long g_packs = 0;  // MPI_Pack and MPI_Unpack calls while counting
 
 long Bytes(int count, MPI_Datatype type) {
   int size = 0;
@@ -75,6 +79,16 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
               MPI_Request* request) {
   CountRecv(count, type, tag, source);
   return PMPI_Irecv(buf, count, type, source, tag, comm, request);
+}
+int MPI_Pack(const void* in, int count, MPI_Datatype type, void* out, int out_size, int* position,
+             MPI_Comm comm) {
+  if (g_counting) ++g_packs;
+  return PMPI_Pack(in, count, type, out, out_size, position, comm);
+}
+int MPI_Unpack(const void* in, int in_size, int* position, void* out, int count, MPI_Datatype type,
+               MPI_Comm comm) {
+  if (g_counting) ++g_packs;
+  return PMPI_Unpack(in, in_size, position, out, count, type, comm);
 }
 int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int stag, void* rbuf,
                  int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
@@ -244,6 +258,63 @@ TEST(MessageCounts, OptimalStartsFollowTheModelsTree) {
   if (p >= 4) {
     EXPECT_GT(differs_from_adaptive, 0);
   }
+}
+
+// Two processes, so that every one is the root or a leaf (an inner node packs its own block
+// into its subtree's buffer whatever the type).
+TEST(Staging, BlocksAboveTheMessageLimitSkipTheStagingCopy) {
+  const char* limit = std::getenv("TUWCOLL_TEST_MAX_MESSAGE_BYTES");
+  if (limit == nullptr || Size() != 2) GTEST_SKIP() << "mpi_test_counts.pieces: 2 processes";
+  const int rank = Rank();
+  MPI_Datatype derived;  // the same bytes as MPI_INT, but a derived type: packed
+  MPI_Type_contiguous(1, MPI_INT, &derived);
+  MPI_Type_commit(&derived);
+  using Gatherv = int (*)(const void*, int, MPI_Datatype, void*, const int[], const int[],
+                          MPI_Datatype, int, MPI_Comm);
+  using Scatterv = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, int,
+                           MPI_Datatype, int, MPI_Comm);
+  const struct {
+    const char* name;
+    Gatherv gatherv;
+    Scatterv scatterv;
+  } algorithms[] = {{"TUW", TUW_Gatherv, TUW_Scatterv},
+                    {"TUWk", TUWk_Gatherv, TUWk_Scatterv},
+                    {"Binomial", Binomial_Gatherv, Binomial_Scatterv},
+                    {"Linear", Linear_Gatherv, Linear_Scatterv}};
+  const std::vector<int> counts = {5, 9}, displs = {0, 5};  // back to back, 20 and 36 bytes
+  for (const auto& a : algorithms) {
+    for (int root = 0; root < 2; ++root) {
+      for (MPI_Datatype type : {MPI_INT, derived}) {
+        std::vector<int> own(counts[rank]), all(14, -1), native(14, -1);
+        for (int i = 0; i < counts[rank]; ++i) own[i] = 100 * rank + i;
+        std::vector<int> scattered(counts[rank], -1), native_scattered(counts[rank], -1);
+        g_packs = 0;
+        g_counting = true;
+        const int gather_rc = a.gatherv(own.data(), counts[rank], type, all.data(), counts.data(),
+                                        displs.data(), type, root, MPI_COMM_WORLD);
+        const int scatter_rc =
+            a.scatterv(all.data(), counts.data(), displs.data(), type, scattered.data(),
+                       counts[rank], type, root, MPI_COMM_WORLD);
+        g_counting = false;
+        const long packs = g_packs;
+        MPI_Gatherv(own.data(), counts[rank], MPI_INT, native.data(), counts.data(), displs.data(),
+                    MPI_INT, root, MPI_COMM_WORLD);
+        MPI_Scatterv(native.data(), counts.data(), displs.data(), MPI_INT, native_scattered.data(),
+                     counts[rank], MPI_INT, root, MPI_COMM_WORLD);
+        const bool same = gather_rc == MPI_SUCCESS && scatter_rc == MPI_SUCCESS &&
+                          (rank != root || all == native) && scattered == native_scattered;
+        EXPECT_TRUE(AllRanks(same)) << a.name << " root " << root << " rank " << rank;
+        if (type == MPI_INT) {
+          EXPECT_EQ(packs, 0) << a.name << " root " << root << " rank " << rank;
+        } else {
+          long all_packs = 0;  // the root's staged blocks, on either side
+          MPI_Allreduce(&packs, &all_packs, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+          EXPECT_GT(all_packs, 0) << a.name << " root " << root << " (derived type)";
+        }
+      }
+    }
+  }
+  MPI_Type_free(&derived);
 }
 
 }  // namespace

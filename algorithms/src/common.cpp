@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <climits>
+#include <cstring>
 
 #include "internal.hpp"
 
@@ -287,12 +288,51 @@ int UnpackBlocks(const char* packed, const Count* counts, const Count* displs, M
   return MPI_SUCCESS;
 }
 
+char* PackedInPlace(void* buf, const Count* counts, const Count* displs, MPI_Datatype type, int lo,
+                    int hi) {
+  if (buf == nullptr || buf == MPI_IN_PLACE || type == MPI_DATATYPE_NULL) return nullptr;
+  int integers = 0, addresses = 0, datatypes = 0, combiner = MPI_COMBINER_NAMED;
+  if (MPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner) != MPI_SUCCESS ||
+      combiner != MPI_COMBINER_NAMED) {
+    return nullptr;  // a derived type's typemap may reorder or skip bytes
+  }
+  MPI_Count size = 0, lb = 0, extent = 0;
+  if (MPI_Type_size_x(type, &size) != MPI_SUCCESS ||
+      MPI_Type_get_extent_x(type, &lb, &extent) != MPI_SUCCESS || lb != 0 || size != extent) {
+    return nullptr;  // padded pair types such as MPI_DOUBLE_INT
+  }
+  char* first = nullptr;
+  std::int64_t next = 0;  // the element where the next non-empty block must start
+  for (int i = lo; i <= hi; ++i) {
+    if (counts[i] == 0) continue;
+    if (first == nullptr) {
+      first = static_cast<char*>(buf) + static_cast<std::int64_t>(displs[i]) * size;
+    } else if (static_cast<std::int64_t>(displs[i]) != next) {
+      return nullptr;
+    }
+    next = static_cast<std::int64_t>(displs[i]) + static_cast<std::int64_t>(counts[i]);
+  }
+  return first;
+}
+
+const char* PackedInPlace(const void* buf, const Count* counts, const Count* displs,
+                          MPI_Datatype type, int lo, int hi) {
+  return PackedInPlace(const_cast<void*>(buf), counts, displs, type, lo, hi);
+}
+
 int LocalCopy(const void* from, Count from_count, MPI_Datatype from_type, void* to, Count to_count,
               MPI_Datatype to_type, MPI_Comm private_comm, int rank) {
   const std::int64_t bytes = SignatureBytes(from_count, from_type);
   if (bytes != SignatureBytes(to_count, to_type)) return MPI_ERR_TRUNCATE;
   if (bytes == 0) return MPI_SUCCESS;
-  if (bytes > MaxMessageBytes()) {  // a message that large may not pass: pack and unpack
+  if (bytes > MaxMessageBytes()) {  // a message that large may not pass: copy, or pack and unpack
+    const Count zero = 0;
+    const char* in = PackedInPlace(from, &from_count, &zero, from_type, 0, 0);
+    char* out = PackedInPlace(to, &to_count, &zero, to_type, 0, 0);
+    if (in != nullptr && out != nullptr) {
+      std::memmove(out, in, static_cast<std::size_t>(bytes));
+      return MPI_SUCCESS;
+    }
     auto staging = TryByteBuffer(bytes);
     if (!staging) return MPI_ERR_NO_MEM;
     int rc = PackElements(from, from_count, from_type, staging.get(), private_comm);

@@ -59,6 +59,10 @@ int ReceiveHandOver(const GatherArgs& a, MPI_Comm comm, const std::vector<std::i
     return local_error != MPI_SUCCESS ? local_error : MPI_ERR_TRUNCATE;
   }
   if (size > MaxMessageBytes()) {
+    if (char* direct = PackedInPlace(a.recvbuf, a.recvcounts, a.displs, a.recvtype, 0, q - 1)) {
+      transfers.Receive(kLocalRoot, direct, size);
+      return transfers.Finish();
+    }
     auto staging = TryByteBuffer(size);
     if (!staging) transfers.Fail(MPI_ERR_NO_MEM);
     transfers.Receive(kLocalRoot, staging.get(), size);
@@ -97,6 +101,11 @@ int SendHandOver(const ScatterArgs& a, MPI_Comm comm, const std::vector<std::int
   }
   const std::int64_t total = std::accumulate(blocks->begin(), blocks->end(), std::int64_t{0});
   if (total > MaxMessageBytes()) {
+    if (const char* direct =
+            PackedInPlace(a.sendbuf, a.sendcounts, a.displs, a.sendtype, 0, q - 1)) {
+      transfers.Send(kLocalRoot, direct, total);
+      return transfers.Finish();
+    }
     auto staging = TryByteBuffer(total);
     transfers.Fail(staging ? PackBlocks(a.sendbuf, a.sendcounts, a.displs, a.sendtype, 0, q - 1,
                                         staging.get(), comm)

@@ -191,7 +191,8 @@ struct ExecuteOptions {
 // Runs the gather along `view` (all byte sizes filled in, except in self-describing framing
 // where a non-root's child sizes are probed). Root data lands directly in recvbuf through
 // indexed datatypes; non-roots use one contiguous intermediate buffer in rank order. Transfers
-// above MaxMessageBytes() go in pieces (through a contiguous staging buffer at the root).
+// above MaxMessageBytes() go in pieces (straight from the buffers where PackedInPlace allows,
+// else through a contiguous staging buffer at the root).
 // Returns MPI_SUCCESS only if this process's result is complete and correct.
 int ExecuteGather(const tree::NodeView& view, const GatherArgs& args, const CallContext& ctx,
                   const std::vector<std::int64_t>* root_block_bytes, const ExecuteOptions& options);
@@ -279,5 +280,16 @@ int PackBlocks(const void* buf, const Count* counts, const Count* displs, MPI_Da
                int hi, char* packed, MPI_Comm comm);
 int UnpackBlocks(const char* packed, const Count* counts, const Count* displs, MPI_Datatype type,
                  int lo, int hi, void* buf, MPI_Comm comm);
+
+// Where blocks lo..hi of a v-collective's buffer (or, with counts == &count and displs == &zero,
+// one block) lie in memory exactly as MPI_Pack would write them, one after the other (a
+// predefined type without gaps, blocks placed back to back; empty blocks anywhere): their first
+// byte, so that a transfer above MaxMessageBytes() goes straight from or into the program's
+// buffer. nullptr otherwise (then through a staging copy). A staging copy of gigabytes costs as
+// much again in fresh memory, which a new machine hands out slowly (first touch).
+char* PackedInPlace(void* buf, const Count* counts, const Count* displs, MPI_Datatype type, int lo,
+                    int hi);
+const char* PackedInPlace(const void* buf, const Count* counts, const Count* displs,
+                          MPI_Datatype type, int lo, int hi);
 
 }  // namespace tuw::detail

@@ -10,6 +10,11 @@ int LinearGatherSend(const GatherArgs& a, MPI_Comm comm, int root, std::int64_t 
     transfers.SendTyped(root, a.sendbuf, a.sendcount, a.sendtype, own_bytes);
     return transfers.Finish();
   }
+  const Count zero = 0;
+  if (const char* direct = PackedInPlace(a.sendbuf, &a.sendcount, &zero, a.sendtype, 0, 0)) {
+    transfers.Send(root, direct, own_bytes);
+    return transfers.Finish();
+  }
   auto packed = TryByteBuffer(own_bytes);
   transfers.Fail(packed ? PackElements(a.sendbuf, a.sendcount, a.sendtype, packed.get(), comm)
                         : MPI_ERR_NO_MEM);
@@ -26,6 +31,10 @@ int LinearGatherAtRoot(const GatherArgs& a, MPI_Comm comm, int own_rank,
     void* block = OffsetBy(a.recvbuf, a.displs[i], a.recvtype);
     if (block_bytes[i] <= MaxMessageBytes()) {
       transfers.ReceiveTyped(i, block, a.recvcounts[i], a.recvtype, block_bytes[i]);
+      continue;
+    }
+    if (char* direct = PackedInPlace(a.recvbuf, a.recvcounts, a.displs, a.recvtype, i, i)) {
+      transfers.Receive(i, direct, block_bytes[i]);
       continue;
     }
     auto packed = TryByteBuffer(block_bytes[i]);

@@ -9,6 +9,11 @@ int LinearScatterReceive(const ScatterArgs& a, MPI_Comm comm, int root, std::int
     transfers.ReceiveTyped(root, a.recvbuf, a.recvcount, a.recvtype, own_bytes);
     return transfers.Finish();
   }
+  const Count zero = 0;
+  if (char* direct = PackedInPlace(a.recvbuf, &a.recvcount, &zero, a.recvtype, 0, 0)) {
+    transfers.Receive(root, direct, own_bytes);
+    return transfers.Finish();
+  }
   auto packed = TryByteBuffer(own_bytes);
   if (!packed) transfers.Fail(MPI_ERR_NO_MEM);
   transfers.Receive(root, packed.get(), own_bytes);
@@ -27,6 +32,10 @@ int LinearScatterAtRoot(const ScatterArgs& a, MPI_Comm comm, int own_rank,
     const void* block = OffsetBy(a.sendbuf, a.displs[i], a.sendtype);
     if (block_bytes[i] <= MaxMessageBytes()) {
       transfers.SendTyped(i, block, a.sendcounts[i], a.sendtype, block_bytes[i]);
+      continue;
+    }
+    if (const char* direct = PackedInPlace(a.sendbuf, a.sendcounts, a.displs, a.sendtype, i, i)) {
+      transfers.Send(i, direct, block_bytes[i]);
       continue;
     }
     // A failure here poisons this block's process (and the ones after it).

@@ -103,6 +103,9 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
         transfers.Fail(rc);
         transfers.Receive(child, nullptr, bytes);
       }
+    } else if (char* direct =
+                   PackedInPlace(a.recvbuf, a.recvcounts, a.displs, a.recvtype, lo, hi)) {
+      transfers.Receive(child, direct, bytes);
     } else {
       char* staging = resources.Staging(bytes);
       if (staging == nullptr) transfers.Fail(MPI_ERR_NO_MEM);
@@ -156,6 +159,14 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
   if (view.children.empty() && view.own_bytes <= MaxMessageBytes() &&
       a.sendcount <= kMaxInt) {  // straight from sendbuf
     up.SendTyped(view.parent, a.sendbuf, IntCount(a.sendcount), a.sendtype, view.own_bytes);
+    return up.Finish();
+  }
+  const Count zero = 0;
+  const char* own_packed = view.children.empty()
+                               ? PackedInPlace(a.sendbuf, &a.sendcount, &zero, a.sendtype, 0, 0)
+                               : nullptr;
+  if (own_packed != nullptr) {  // a leaf's block above the message limit: in pieces from sendbuf
+    up.Send(view.parent, own_packed, view.own_bytes);
     return up.Finish();
   }
   std::deque<Transfers> inflow;  // per message to the parent: the receives it waits for
@@ -248,6 +259,9 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
       int rc = resources.RangeType(a.sendcounts, a.displs, a.sendtype, c.lo, c.hi, &range_type);
       transfers.Fail(rc);
       transfers.SendTyped(c.child, a.sendbuf, 1, range_type, bytes, send.serial);
+    } else if (const char* direct =
+                   PackedInPlace(a.sendbuf, a.sendcounts, a.displs, a.sendtype, c.lo, c.hi)) {
+      transfers.Send(c.child, direct, bytes, send.serial);
     } else {
       char* staging = resources.Staging(bytes);
       transfers.Fail(staging == nullptr ? MPI_ERR_NO_MEM
@@ -314,6 +328,15 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
     } else {
       from_parent.Receive(view.parent, nullptr, incoming);
     }
+    return from_parent.Finish();
+  }
+  const Count zero = 0;
+  char* own_place = view.children.empty()
+                        ? PackedInPlace(a.recvbuf, &a.recvcount, &zero, a.recvtype, 0, 0)
+                        : nullptr;
+  if (own_place != nullptr) {  // a leaf's block above the message limit: in pieces into recvbuf
+    const bool fits = !from_parent.failed() && incoming == view.own_bytes;
+    from_parent.Receive(view.parent, fits ? own_place : nullptr, incoming);
     return from_parent.Finish();
   }
   auto buffer = TryByteBuffer(incoming);
