@@ -49,6 +49,12 @@ def test_a_run_without_a_model_is_named(tmp_path):
                              str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "model.tsv is missing" in result.stderr
+    # an empty one (analyse-run still writing it): a message, not a pandas traceback
+    (tmp_path / "model.tsv").write_text("")
+    result = subprocess.run(["/usr/bin/python3", str(ROOT / "scripts" / "radix-summary"),
+                             str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "model.tsv is empty" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_a_run_without_radix_k_cases_is_named(tmp_path):
