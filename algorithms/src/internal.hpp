@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "../tree/hypercube_tree.hpp"
@@ -186,6 +187,8 @@ struct ExecuteOptions {
   // The ranks of this process's node (shared memory), ascending; empty where not known. A scatter
   // sends to the leaves among them while its network link is busy (tree_executor.cpp).
   std::vector<int> node_ranks;
+  // Where a non-root keeps its subtree's buffer between runs (a plan's; nullptr: one per call).
+  ScratchBuffer* scratch = nullptr;
 };
 
 // Runs the gather along `view` (all byte sizes filled in, except in self-describing framing
@@ -218,6 +221,7 @@ struct GatherPlan {
   int local_error = MPI_SUCCESS;    // this process's own arguments
   int error_in_tree = MPI_SUCCESS;  // at the root: the first bad arguments anywhere
   int radix = 2;                    // TUW's tree (and on an intercommunicator, each wait's)
+  std::shared_ptr<ScratchBuffer> scratch = std::make_shared<ScratchBuffer>();  // kept by a request
 };
 struct ScatterPlan {
   ScatterArgs args{};
@@ -229,6 +233,7 @@ struct ScatterPlan {
   int local_error = MPI_SUCCESS;
   int error_in_tree = MPI_SUCCESS;
   int radix = 2;
+  std::shared_ptr<ScratchBuffer> scratch = std::make_shared<ScratchBuffer>();
 };
 // Intracommunicators only. Returns an error (the same on every process) when the call cannot
 // even start (communicator, root); argument errors are kept in the plan and reported by the run.

@@ -73,6 +73,15 @@ ByteBuffer TryByteBuffer(std::int64_t bytes) {
   return ByteBuffer(new (std::nothrow) char[std::max<std::int64_t>(bytes, 1)], ByteBufferDeleter{});
 }
 
+char* ScratchBuffer::Get(std::int64_t bytes) {
+  if (buffer_ && capacity_ >= bytes) return buffer_.get();
+  buffer_.reset();  // first, so that the old and the new one are never both held
+  capacity_ = 0;
+  buffer_ = TryByteBuffer(bytes);
+  if (buffer_) capacity_ = bytes;
+  return buffer_.get();
+}
+
 void Transfers::Fail(int code) {
   if (error_ == MPI_SUCCESS && code != MPI_SUCCESS) error_ = ErrorClassOf(code);
 }

@@ -181,11 +181,13 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
     }
   }
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
-  auto buffer = TryByteBuffer(view.bytes);
+  ByteBuffer own_buffer;
+  char* buffer = options.scratch != nullptr ? options.scratch->Get(view.bytes)
+                                            : (own_buffer = TryByteBuffer(view.bytes)).get();
   if (!buffer) down.Fail(MPI_ERR_NO_MEM);
   if (buffer && view.own_bytes > 0) {
-    down.Fail(PackElements(a.sendbuf, a.sendcount, a.sendtype, buffer.get() + offsets.own,
-                           ctx.private_comm));
+    down.Fail(
+        PackElements(a.sendbuf, a.sendcount, a.sendtype, buffer + offsets.own, ctx.private_comm));
   }
   // Where this node's edge goes in parts, each message waits only for the children whose
   // ranks it holds (a failure poisons that message and those after it).
@@ -209,13 +211,13 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
         down.Receive(c.child, nullptr, m.bytes);
         continue;
       }
-      char* dest = buffer ? buffer.get() + offsets.child[k] + PartOffset(messages, m) : nullptr;
+      char* dest = buffer ? buffer + offsets.child[k] + PartOffset(messages, m) : nullptr;
       inflow[out - outgoing.begin()].Receive(c.child, dest, m.bytes);
     }
   }
   for (std::size_t i = 0; i < outgoing.size(); ++i) {
     up.Fail(inflow[i].Finish());
-    char* data = buffer ? buffer.get() + PartOffset(outgoing, outgoing[i]) : nullptr;
+    char* data = buffer ? buffer + PartOffset(outgoing, outgoing[i]) : nullptr;
     up.Send(view.parent, data, outgoing[i].bytes);  // poisoned if anything failed
   }
   return up.Finish();
@@ -339,10 +341,12 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
     from_parent.Receive(view.parent, fits ? own_place : nullptr, incoming);
     return from_parent.Finish();
   }
-  auto buffer = TryByteBuffer(incoming);
+  ByteBuffer own_buffer;
+  char* buffer = options.scratch != nullptr ? options.scratch->Get(incoming)
+                                            : (own_buffer = TryByteBuffer(incoming)).get();
   if (!buffer) from_parent.Fail(MPI_ERR_NO_MEM);
   const bool fits = !from_parent.failed() && incoming == view.bytes;
-  from_parent.Receive(view.parent, fits ? buffer.get() : nullptr, incoming);
+  from_parent.Receive(view.parent, fits ? buffer : nullptr, incoming);
   Transfers down(ctx.private_comm, options.framing);
   down.Fail(from_parent.Finish());
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
@@ -353,12 +357,12 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
                      8 * (c.hi - c.lo + 1));
     }
     // poisoned on failure
-    down.Send(c.child, buffer.get() + offsets.child[send.child], c.bytes, send.serial);
+    down.Send(c.child, buffer + offsets.child[send.child], c.bytes, send.serial);
     if (send.wait) down.Finish();
   }
   if (!down.failed() && view.own_bytes > 0) {
-    down.Fail(UnpackElements(buffer.get() + offsets.own, a.recvcount, a.recvtype, a.recvbuf,
-                             ctx.private_comm));
+    down.Fail(
+        UnpackElements(buffer + offsets.own, a.recvcount, a.recvtype, a.recvbuf, ctx.private_comm));
   }
   return down.Finish();
 }

@@ -97,7 +97,7 @@ BENCHMARK_CAPTURE(BM_HypercubeTree, oblivious, tuw::tree::TreeKind::kOblivious)
     ->Complexity(benchmark::oN);
 
 // What the first TUWk_* call on a communicator of p processes pays once per process: the LogGP
-// model of every radix 2 .. min(p, 64) (libtuwcoll's RadixFor caches it).
+// model of every radix 2 .. min(p, 64) (libtuwcoll's ResolveRadix caches it).
 void BM_ModelRadix(benchmark::State& state) {
   const int p = static_cast<int>(state.range(0));
   const tuw::tree::LogGPParams params = tuw::tree::RadixCosts{}.Params();
