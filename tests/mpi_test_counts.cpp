@@ -278,6 +278,18 @@ TEST(MessageCounts, OptimalStartsFollowTheModelsTree) {
   }
 }
 
+// The reference of the tests below: native MPI_Gatherv of `own` into *gathered and
+// MPI_Scatterv of `source` into *part (MPI_INT; source may be *gathered).
+void NativeReference(const std::vector<int>& own, const std::vector<int>& counts,
+                     const std::vector<int>& displs, const std::vector<int>& source, int root,
+                     std::vector<int>* gathered, std::vector<int>* part) {
+  const int rank = Rank();
+  MPI_Gatherv(own.data(), counts[rank], MPI_INT, gathered->data(), counts.data(), displs.data(),
+              MPI_INT, root, MPI_COMM_WORLD);
+  MPI_Scatterv(source.data(), counts.data(), displs.data(), MPI_INT, part->data(), counts[rank],
+               MPI_INT, root, MPI_COMM_WORLD);
+}
+
 // Two processes, so that every one is the root or a leaf (an inner node packs its own block
 // into its subtree's buffer whatever the type).
 TEST(Staging, BlocksAboveTheMessageLimitSkipTheStagingCopy) {
@@ -315,10 +327,7 @@ TEST(Staging, BlocksAboveTheMessageLimitSkipTheStagingCopy) {
                        counts[rank], type, root, MPI_COMM_WORLD);
         g_counting = false;
         const long packs = g_packs;
-        MPI_Gatherv(own.data(), counts[rank], MPI_INT, native.data(), counts.data(), displs.data(),
-                    MPI_INT, root, MPI_COMM_WORLD);
-        MPI_Scatterv(native.data(), counts.data(), displs.data(), MPI_INT, native_scattered.data(),
-                     counts[rank], MPI_INT, root, MPI_COMM_WORLD);
+        NativeReference(own, counts, displs, native, root, &native, &native_scattered);
         const bool same = gather_rc == MPI_SUCCESS && scatter_rc == MPI_SUCCESS &&
                           (rank != root || all == native) && scattered == native_scattered;
         EXPECT_TRUE(AllRanks(same)) << a.name << " root " << root << " rank " << rank;
@@ -374,10 +383,7 @@ TEST(Buffers, PersistentStartsAfterTheFirstAllocateNone) {
       if (rc == MPI_SUCCESS) rc = TUW_Wait(&scatter, MPI_STATUS_IGNORE);
       g_counting = false;
       const long buffers = g_buffers;
-      MPI_Gatherv(own.data(), counts[rank], MPI_INT, native.data(), counts.data(), displs.data(),
-                  MPI_INT, root, MPI_COMM_WORLD);
-      MPI_Scatterv(all.data(), counts.data(), displs.data(), MPI_INT, native_part.data(),
-                   counts[rank], MPI_INT, root, MPI_COMM_WORLD);
+      NativeReference(own, counts, displs, all, root, &native, &native_part);
       const bool same = rc == MPI_SUCCESS && (rank != root || all == native) && part == native_part;
       EXPECT_TRUE(AllRanks(same)) << kind.name << " start " << start << " rank " << rank;
       if (start == 0) {
