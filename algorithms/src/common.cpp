@@ -320,15 +320,23 @@ const char* PackedInPlace(const void* buf, const Count* counts, const Count* dis
   return PackedInPlace(const_cast<void*>(buf), counts, displs, type, lo, hi);
 }
 
+char* PackedInPlace(void* buf, Count count, MPI_Datatype type) {
+  const Count zero = 0;
+  return PackedInPlace(buf, &count, &zero, type, 0, 0);
+}
+
+const char* PackedInPlace(const void* buf, Count count, MPI_Datatype type) {
+  return PackedInPlace(const_cast<void*>(buf), count, type);
+}
+
 int LocalCopy(const void* from, Count from_count, MPI_Datatype from_type, void* to, Count to_count,
               MPI_Datatype to_type, MPI_Comm private_comm, int rank) {
   const std::int64_t bytes = SignatureBytes(from_count, from_type);
   if (bytes != SignatureBytes(to_count, to_type)) return MPI_ERR_TRUNCATE;
   if (bytes == 0) return MPI_SUCCESS;
   if (bytes > MaxMessageBytes()) {  // a message that large may not pass: copy, or pack and unpack
-    const Count zero = 0;
-    const char* in = PackedInPlace(from, &from_count, &zero, from_type, 0, 0);
-    char* out = PackedInPlace(to, &to_count, &zero, to_type, 0, 0);
+    const char* in = PackedInPlace(from, from_count, from_type);
+    char* out = PackedInPlace(to, to_count, to_type);
     if (in != nullptr && out != nullptr) {
       std::memmove(out, in, static_cast<std::size_t>(bytes));
       return MPI_SUCCESS;

@@ -187,9 +187,16 @@ struct ExecuteOptions {
   // The ranks of this process's node (shared memory), ascending; empty where not known. A scatter
   // sends to the leaves among them while its network link is busy (tree_executor.cpp).
   std::vector<int> node_ranks;
-  // Where a non-root keeps its subtree's buffer between runs (a plan's; nullptr: one per call).
-  ScratchBuffer* scratch = nullptr;
+  // Where a non-root keeps its subtree's buffer between runs (a plan's, so a persistent
+  // request's starts reuse it; nullptr: one per call).
+  std::shared_ptr<ScratchBuffer> scratch;
 };
+// The options of a plan: with a buffer kept from one run to the next.
+inline ExecuteOptions PlanOptions() {
+  ExecuteOptions options;
+  options.scratch = std::make_shared<ScratchBuffer>();
+  return options;
+}
 
 // Runs the gather along `view` (all byte sizes filled in, except in self-describing framing
 // where a non-root's child sizes are probed). Root data lands directly in recvbuf through
@@ -217,11 +224,10 @@ struct GatherPlan {
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;  // at the root
   tree::NodeView view;
-  ExecuteOptions options;
+  ExecuteOptions options = PlanOptions();
   int local_error = MPI_SUCCESS;    // this process's own arguments
   int error_in_tree = MPI_SUCCESS;  // at the root: the first bad arguments anywhere
   int radix = 2;                    // TUW's tree (and on an intercommunicator, each wait's)
-  std::shared_ptr<ScratchBuffer> scratch = std::make_shared<ScratchBuffer>();  // kept by a request
 };
 struct ScatterPlan {
   ScatterArgs args{};
@@ -229,11 +235,10 @@ struct ScatterPlan {
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   tree::NodeView view;
-  ExecuteOptions options;
+  ExecuteOptions options = PlanOptions();
   int local_error = MPI_SUCCESS;
   int error_in_tree = MPI_SUCCESS;
   int radix = 2;
-  std::shared_ptr<ScratchBuffer> scratch = std::make_shared<ScratchBuffer>();
 };
 // Intracommunicators only. Returns an error (the same on every process) when the call cannot
 // even start (communicator, root); argument errors are kept in the plan and reported by the run.
@@ -286,15 +291,18 @@ int PackBlocks(const void* buf, const Count* counts, const Count* displs, MPI_Da
 int UnpackBlocks(const char* packed, const Count* counts, const Count* displs, MPI_Datatype type,
                  int lo, int hi, void* buf, MPI_Comm comm);
 
-// Where blocks lo..hi of a v-collective's buffer (or, with counts == &count and displs == &zero,
-// one block) lie in memory exactly as MPI_Pack would write them, one after the other (a
-// predefined type without gaps, blocks placed back to back; empty blocks anywhere): their first
-// byte, so that a transfer above MaxMessageBytes() goes straight from or into the program's
-// buffer. nullptr otherwise (then through a staging copy). A staging copy of gigabytes costs as
-// much again in fresh memory, which a new machine hands out slowly (first touch).
+// Where blocks lo..hi of a v-collective's buffer lie in memory exactly as MPI_Pack would write
+// them, one after the other (a predefined type without gaps, blocks placed back to back; empty
+// blocks anywhere): their first byte, so that a transfer above MaxMessageBytes() goes straight from
+// or into the program's buffer. nullptr otherwise (then through a staging copy). A staging copy of
+// gigabytes costs as much again in fresh memory, which a new machine hands out slowly (first
+// touch).
 char* PackedInPlace(void* buf, const Count* counts, const Count* displs, MPI_Datatype type, int lo,
                     int hi);
 const char* PackedInPlace(const void* buf, const Count* counts, const Count* displs,
                           MPI_Datatype type, int lo, int hi);
+// The same for one block of count elements at buf.
+char* PackedInPlace(void* buf, Count count, MPI_Datatype type);
+const char* PackedInPlace(const void* buf, Count count, MPI_Datatype type);
 
 }  // namespace tuw::detail

@@ -10,8 +10,7 @@ int LinearGatherSend(const GatherArgs& a, MPI_Comm comm, int root, std::int64_t 
     transfers.SendTyped(root, a.sendbuf, a.sendcount, a.sendtype, own_bytes);
     return transfers.Finish();
   }
-  const Count zero = 0;
-  if (const char* direct = PackedInPlace(a.sendbuf, &a.sendcount, &zero, a.sendtype, 0, 0)) {
+  if (const char* direct = PackedInPlace(a.sendbuf, a.sendcount, a.sendtype)) {
     transfers.Send(root, direct, own_bytes);
     return transfers.Finish();
   }

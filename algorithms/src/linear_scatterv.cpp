@@ -9,8 +9,7 @@ int LinearScatterReceive(const ScatterArgs& a, MPI_Comm comm, int root, std::int
     transfers.ReceiveTyped(root, a.recvbuf, a.recvcount, a.recvtype, own_bytes);
     return transfers.Finish();
   }
-  const Count zero = 0;
-  if (char* direct = PackedInPlace(a.recvbuf, &a.recvcount, &zero, a.recvtype, 0, 0)) {
+  if (char* direct = PackedInPlace(a.recvbuf, a.recvcount, a.recvtype)) {
     transfers.Receive(root, direct, own_bytes);
     return transfers.Finish();
   }

@@ -161,10 +161,8 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
     up.SendTyped(view.parent, a.sendbuf, IntCount(a.sendcount), a.sendtype, view.own_bytes);
     return up.Finish();
   }
-  const Count zero = 0;
-  const char* own_packed = view.children.empty()
-                               ? PackedInPlace(a.sendbuf, &a.sendcount, &zero, a.sendtype, 0, 0)
-                               : nullptr;
+  const char* own_packed =
+      view.children.empty() ? PackedInPlace(a.sendbuf, a.sendcount, a.sendtype) : nullptr;
   if (own_packed != nullptr) {  // a leaf's block above the message limit: in pieces from sendbuf
     up.Send(view.parent, own_packed, view.own_bytes);
     return up.Finish();
@@ -182,8 +180,8 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
   }
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
   ByteBuffer own_buffer;
-  char* buffer = options.scratch != nullptr ? options.scratch->Get(view.bytes)
-                                            : (own_buffer = TryByteBuffer(view.bytes)).get();
+  char* buffer = options.scratch ? options.scratch->Get(view.bytes)
+                                 : (own_buffer = TryByteBuffer(view.bytes)).get();
   if (!buffer) down.Fail(MPI_ERR_NO_MEM);
   if (buffer && view.own_bytes > 0) {
     down.Fail(
@@ -332,18 +330,16 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
     }
     return from_parent.Finish();
   }
-  const Count zero = 0;
-  char* own_place = view.children.empty()
-                        ? PackedInPlace(a.recvbuf, &a.recvcount, &zero, a.recvtype, 0, 0)
-                        : nullptr;
+  char* own_place =
+      view.children.empty() ? PackedInPlace(a.recvbuf, a.recvcount, a.recvtype) : nullptr;
   if (own_place != nullptr) {  // a leaf's block above the message limit: in pieces into recvbuf
     const bool fits = !from_parent.failed() && incoming == view.own_bytes;
     from_parent.Receive(view.parent, fits ? own_place : nullptr, incoming);
     return from_parent.Finish();
   }
   ByteBuffer own_buffer;
-  char* buffer = options.scratch != nullptr ? options.scratch->Get(incoming)
-                                            : (own_buffer = TryByteBuffer(incoming)).get();
+  char* buffer = options.scratch ? options.scratch->Get(incoming)
+                                 : (own_buffer = TryByteBuffer(incoming)).get();
   if (!buffer) from_parent.Fail(MPI_ERR_NO_MEM);
   const bool fits = !from_parent.failed() && incoming == view.bytes;
   from_parent.Receive(view.parent, fits ? buffer : nullptr, incoming);

@@ -27,10 +27,9 @@ int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
 }
 
 int RunGatherPlan(const GatherPlan& plan) {
-  ExecuteOptions options = plan.options;
-  options.scratch = plan.scratch.get();  // a persistent request's starts reuse the buffer
-  int rc = ExecuteGather(plan.view, plan.args, plan.ctx,
-                         plan.local_error == MPI_SUCCESS ? &plan.block_bytes : nullptr, options);
+  int rc =
+      ExecuteGather(plan.view, plan.args, plan.ctx,
+                    plan.local_error == MPI_SUCCESS ? &plan.block_bytes : nullptr, plan.options);
   // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
   if (plan.ctx.rank == plan.args.root && plan.error_in_tree != MPI_SUCCESS) {
     rc = plan.error_in_tree;

@@ -24,11 +24,9 @@ int PlanTuwScatter(const ScatterArgs& call_args, ScatterPlan* plan) {
 }
 
 int RunScatterPlan(const ScatterPlan& plan) {
-  ExecuteOptions options = plan.options;
-  options.scratch = plan.scratch.get();  // a persistent request's starts reuse the buffer
   int rc = ExecuteScatter(plan.view, plan.args, plan.ctx,
                           plan.local_error == MPI_SUCCESS ? &plan.block_bytes : nullptr,
-                          plan.local_error, options);
+                          plan.local_error, plan.options);
   // The cause (bad arguments somewhere) outranks its consequences (sizes that do not match).
   if (plan.ctx.rank == plan.args.root && plan.error_in_tree != MPI_SUCCESS) {
     rc = plan.error_in_tree;
