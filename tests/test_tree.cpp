@@ -217,6 +217,41 @@ TEST_P(TreeProperties, StructureAndPaperBounds) {
   }
 }
 
+// TUWk_Scatterv's plan: the root computes only its own node, and every child its node from its
+// range's sizes alone (the subtree is the same construction over the range). Both must be
+// BuildTree's nodes, or the processes would disagree on who sends to whom.
+TEST_P(TreeProperties, EveryNodeFromItsRangeAloneIsBuildTreesNode) {
+  const int p = GetParam();
+  if (p > 100) GTEST_SKIP() << "quadratic check; p <= 100 covers every shape";
+  std::mt19937_64 rng(p + 1);
+  for (int trial = 0; trial < 6; ++trial) {
+    std::vector<std::int64_t> m = RandomSizes(rng, p);
+    if (trial == 0) m.assign(p, 0);  // nothing to send: the tree of an error header
+    const int given_root = trial % 2 == 0 ? static_cast<int>(rng() % p) : -1;
+    for (int radix : {2, 3, 4, 9}) {
+      const Tree t = BuildTree(TreeKind::kAdaptive, m, given_root, radix);
+      for (int i = 0; i < p; ++i) {
+        EXPECT_EQ(AdaptiveNodeOf(m.data(), p, given_root, radix, i), t.nodes[i])
+            << "rank " << i << " radix " << radix;
+        const NodeView& v = t.nodes[i];
+        if (i == t.root) continue;
+        NodeView from_range = AdaptiveNodeOf(m.data() + v.lo, v.hi - v.lo + 1, -1, radix, i - v.lo);
+        from_range.rank += v.lo;
+        from_range.lo += v.lo;
+        from_range.hi += v.lo;
+        for (ChildEdge& c : from_range.children) {
+          c.child += v.lo;
+          c.lo += v.lo;
+          c.hi += v.lo;
+        }
+        NodeView expected = v;
+        expected.parent = expected.parent_level = -1;  // the range's own root
+        EXPECT_EQ(from_range, expected) << "rank " << i << " radix " << radix;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(ManyP, TreeProperties,
                          ::testing::Values(1, 2, 3, 5, 7, 8, 11, 16, 17, 31, 64, 100, 1000));
 
@@ -225,6 +260,11 @@ TEST(Tree, RejectsBadInput) {
   EXPECT_THROW(BuildTree(TreeKind::kAdaptive, {1, 2}, 2), std::invalid_argument);
   EXPECT_THROW(BuildTree(TreeKind::kAdaptive, {1, -2}, 0), std::invalid_argument);
   EXPECT_THROW(BuildTree(TreeKind::kOblivious, {1, 2}, -1), std::invalid_argument);
+  const std::int64_t two[] = {1, 2}, negative[] = {1, -2};
+  EXPECT_THROW(AdaptiveNodeOf(two, 2, 2, 2, 0), std::invalid_argument);
+  EXPECT_THROW(AdaptiveNodeOf(two, 2, 0, 2, 2), std::invalid_argument);
+  EXPECT_THROW(AdaptiveNodeOf(negative, 2, 0, 2, 0), std::invalid_argument);
+  EXPECT_THROW(AdaptiveNodeOf(two, 2, 0, 1, 0), std::invalid_argument);
 }
 
 // A scatter parent, rank 4 of [0, 15], on node {4, 5, 6, 7}; its children in receive order: the

@@ -50,16 +50,21 @@ std::vector<CubeRange> GroupOf(int rank, int level, int p, int radix) {
 
 std::size_t WinningCube(TreeKind kind, const std::vector<CubeRange>& cubes,
                         const std::vector<CubeSummary>& summaries, int fixed_root) {
+  return WinningCube(kind, cubes.data(), summaries.data(), cubes.size(), fixed_root);
+}
+
+std::size_t WinningCube(TreeKind kind, const CubeRange* cubes, const CubeSummary* summaries,
+                        std::size_t n, int fixed_root) {
   if (fixed_root >= 0) {
-    for (std::size_t i = 0; i < cubes.size(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       if (cubes[i].Contains(fixed_root)) return i;
     }
   }
-  std::size_t winner = cubes.size() - 1;  // oblivious: the rightmost cube's root
+  std::size_t winner = n - 1;  // oblivious: the rightmost cube's root
   if (kind == TreeKind::kOblivious) return winner;
   // Lemma 1: the roots with the smaller gather time send; ties: the smaller cubes send, and of
   // full ties the rightmost cube wins (the scan keeps a later cube on equality).
-  for (std::size_t i = cubes.size() - 1; i-- > 0;) {
+  for (std::size_t i = n - 1; i-- > 0;) {
     const CubeSummary& a = summaries[i];
     const CubeSummary& w = summaries[winner];
     const std::int64_t ta = a.GatherTimeEstimate(), tw = w.GatherTimeEstimate();
@@ -141,6 +146,75 @@ Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int 
   root.hi = p - 1;
   root.bytes = cubes[0].total_bytes;
   return tree;
+}
+
+NodeView AdaptiveNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int radix,
+                        int rank) {
+  if (n < 1)
+    throw std::invalid_argument("AdaptiveNodeOf: n must be >= 1, got " + std::to_string(n));
+  if (fixed_root < -1 || fixed_root >= n || rank < 0 || rank >= n) {
+    throw std::invalid_argument("AdaptiveNodeOf: root " + std::to_string(fixed_root) + " or rank " +
+                                std::to_string(rank) + " is not in [0, " + std::to_string(n) + ")");
+  }
+  CheckRadix("AdaptiveNodeOf", radix);
+  NodeView node;
+  node.rank = rank;
+  node.own_bytes = block_bytes[rank];
+  // BuildTree's merges, keeping only the summaries: cubes[c] is the c-th cube of the level.
+  std::vector<CubeSummary> cubes(n);
+  for (int i = 0; i < n; ++i) {
+    if (block_bytes[i] < 0) {
+      throw std::invalid_argument("AdaptiveNodeOf: block " + std::to_string(i) +
+                                  " has negative size " + std::to_string(block_bytes[i]));
+    }
+    cubes[i] = {i, block_bytes[i], block_bytes[i]};
+  }
+  std::vector<CubeRange> group;
+  group.reserve(radix);
+  const int levels = CeilLog(n, radix);
+  std::int64_t size = 1;
+  for (int level = 0; level < levels; ++level, size *= radix) {
+    const int count = static_cast<int>((n + size - 1) / size);
+    int merged = 0;
+    for (int c = 0; c < count; c += radix, ++merged) {
+      const int members = std::min(radix, count - c);
+      group.clear();
+      for (int j = 0; j < members; ++j) {
+        const std::int64_t lo = (c + j) * size;
+        group.push_back(
+            {static_cast<int>(lo), static_cast<int>(std::min<std::int64_t>(lo + size, n) - 1)});
+      }
+      const CubeSummary* summaries = cubes.data() + c;
+      const std::size_t w = members == 1 ? 0
+                                         : WinningCube(TreeKind::kAdaptive, group.data(), summaries,
+                                                       members, fixed_root);
+      CubeSummary merged_cube = summaries[w];
+      const bool receives = merged_cube.gather_root == rank;
+      const std::size_t first_child = node.children.size();
+      for (int j = 0; j < members; ++j) {
+        if (static_cast<std::size_t>(j) == w) continue;
+        const CubeSummary& loser = summaries[j];
+        merged_cube.total_bytes += loser.total_bytes;
+        if (receives) {
+          node.children.push_back(
+              {loser.gather_root, level, group[j].lo, group[j].hi, loser.total_bytes, {}});
+        } else if (loser.gather_root == rank) {  // this node sends: it is complete
+          node.parent = merged_cube.gather_root;
+          node.parent_level = level;
+          node.lo = group[j].lo;
+          node.hi = group[j].hi;
+          node.bytes = loser.total_bytes;
+          return node;
+        }
+      }
+      if (receives) OrderRound(node.children.begin() + first_child, node.children.end());
+      cubes[merged] = merged_cube;
+    }
+  }
+  node.lo = 0;
+  node.hi = n - 1;
+  node.bytes = cubes[0].total_bytes;
+  return node;
 }
 
 NodeView ObliviousLocalView(int rank, int p, int fixed_root, int radix) {

@@ -56,6 +56,9 @@ constexpr int kMaxRadix = 64;
 // root" mode, where the adaptive construction picks the root).
 std::size_t WinningCube(TreeKind kind, const std::vector<CubeRange>& cubes,
                         const std::vector<CubeSummary>& summaries, int fixed_root);
+// The same over n cubes at `cubes` with their summaries at `summaries`.
+std::size_t WinningCube(TreeKind kind, const CubeRange* cubes, const CubeSummary* summaries,
+                        std::size_t n, int fixed_root);
 
 // One message of an edge that goes in several (node_tree.hpp, EdgeParts): ranks [lo, hi]
 // of the child's range, `bytes` in all.
@@ -111,6 +114,14 @@ struct Tree {
 // [2, kMaxRadix].
 Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int fixed_root,
                int radix = 2);
+
+// One process's node of the adaptive tree (BuildTree(kAdaptive, ...).nodes[rank]) in O(n) time
+// and memory, without the other nodes: what the root of TUWk_Scatterv computes for itself from the
+// counts. A subtree of that tree is the same construction over its range (an aligned cube, whose
+// cubes are the tree's own), so a child sent its range's sizes computes its node with
+// block_bytes = the range's sizes, n = its size, fixed_root = -1 and rank relative to the range.
+NodeView AdaptiveNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int radix,
+                        int rank);
 
 // The order of one round's children in a NodeView (the children of one merge): ascending bytes,
 // then rank, so that a scatter, which serves children from the last, sends the largest first.
