@@ -2,6 +2,7 @@
 // byte over the whole receive buffers (so writes outside the blocks are caught too), and the
 // distributed (Lemma 3) trees against the pure construction.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "../algorithms/src/internal.hpp"
@@ -333,6 +334,46 @@ TEST(Sequences, BackToBackCallsAndUserTraffic) {
         << s.name << ": " << why;
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     EXPECT_EQ(received, ((rank + p - 1) % p) * 10 + i);
+  }
+}
+
+// TUWk_Scatterv's processes take their first message (their subtree's sizes) from any source, as
+// they do not know their parent before: calls in a row on trees that change from call to call
+// (root and a large block move), with no barrier between them, must not take a later call's
+// message for an earlier one's. Radixes 2 and 3 give deep trees, so parents change; the results
+// are checked after all calls against the pattern the root sent.
+TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
+  const int p = Size(), rank = Rank();
+  constexpr int kCalls = 40;
+  for (const char* radix : {"2", "3"}) {
+    setenv("TUWCOLL_RADIX", radix, 1);
+    std::vector<std::vector<int>> received(kCalls);
+    for (int i = 0; i < kCalls; ++i) {
+      const int root = (i * 7) % p;
+      std::vector<int> counts(p, 1 + i % 3);
+      counts[(i * 3 + 1) % p] = 50 + i;
+      int extent = 0;
+      const std::vector<int> displs = ContiguousDisplacements(counts, &extent);
+      std::vector<int> send(rank == root ? extent : 1);
+      if (rank == root) {
+        for (int j = 0; j < p; ++j) {
+          for (int k = 0; k < counts[j]; ++k) send[displs[j] + k] = Pattern(j, k + i);
+        }
+      }
+      received[i].assign(counts[rank] + 1, kFill);
+      EXPECT_EQ(TUWk_Scatterv(send.data(), counts.data(), displs.data(), MPI_INT,
+                              received[i].data(), counts[rank], MPI_INT, root, MPI_COMM_WORLD),
+                MPI_SUCCESS)
+          << "call " << i << " radix " << radix;
+    }
+    unsetenv("TUWCOLL_RADIX");
+    bool ok = true;
+    for (int i = 0; i < kCalls; ++i) {
+      const int own = static_cast<int>(received[i].size()) - 1;
+      for (int k = 0; k < own; ++k) ok = ok && received[i][k] == Pattern(rank, k + i);
+      ok = ok && received[i][own] == kFill;
+    }
+    EXPECT_TRUE(AllRanks(ok)) << "radix " << radix << ", rank " << rank;
   }
 }
 

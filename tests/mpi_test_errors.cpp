@@ -183,6 +183,40 @@ TEST_F(Errors, TuwBadRootCountsAndMismatchedSizes) {
   EXPECT_TRUE(GatherStillWorks(TUW_Gatherv));
 }
 
+// TUWk_Scatterv's root plans the tree and no message goes up: a non-root's bad count is that
+// process's error, as in MPI_Scatterv (the root succeeds; the process's subtree may get poison
+// in place of data, so the others succeed with their own block or report an error); the root's
+// bad counts reach every process (they travel down in place of the sizes). The next call is right.
+TEST_F(Errors, TuwkScattervReportsWhereMpiScattervDoes) {
+  if (p_ < 2) GTEST_SKIP() << "needs a non-root process";
+  const int bad = p_ - 1;
+  const auto scatter_still_works = [&] {
+    counts_.assign(p_, 2);
+    for (int i = 0; i < 2 * p_; ++i) recv_[i] = 100 + i;
+    send_.assign(2, kFill);
+    const int rc = Scatter(TUWk_Scatterv, 2, 0);
+    return AllRanks(rc == MPI_SUCCESS && send_[0] == 100 + 2 * rank_ && send_[1] == 101 + 2 * rank_,
+                    comm_);
+  };
+  for (const int own_count : {-3, 1}) {  // a negative count; one int where the root sends two
+    for (int i = 0; i < 2 * p_; ++i) recv_[i] = 100 + i;
+    send_.assign(2, kFill);
+    const int rc = Scatter(TUWk_Scatterv, rank_ == bad ? own_count : 2, 0);
+    const int bad_class = own_count < 0 ? MPI_ERR_COUNT : MPI_ERR_TRUNCATE;
+    bool ok = rank_ == bad ? ErrorClass(rc) == bad_class
+                           : rc == MPI_SUCCESS || (rank_ != 0 && rc != MPI_SUCCESS);
+    if (rank_ != bad && rc == MPI_SUCCESS) {
+      ok = ok && send_[0] == 100 + 2 * rank_ && send_[1] == 101 + 2 * rank_;
+    }
+    EXPECT_TRUE(AllRanks(ok, comm_)) << "count " << own_count << " rank " << rank_ << " rc " << rc;
+    EXPECT_TRUE(scatter_still_works()) << "after count " << own_count;
+  }
+  if (rank_ == 0) counts_[bad] = -5;
+  const int rc = Scatter(TUWk_Scatterv, 2, 0);
+  EXPECT_TRUE(AllRanks(ErrorClass(rc) == MPI_ERR_COUNT, comm_)) << "rank " << rank_ << " rc " << rc;
+  EXPECT_TRUE(scatter_still_works()) << "after the root's bad count";
+}
+
 // A datatype the MPI library itself rejects (never committed) on one process: its send fails
 // inside MPI, not in our argument checks. That process and the root report MPI_ERR_TYPE, the
 // processes that relay its subtree's poison may too, nobody else fails, nobody hangs, and the

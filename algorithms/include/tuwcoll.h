@@ -11,6 +11,10 @@
  * The radix is TUWCOLL_RADIX where set (2 ... 64, the same on every process; another value is
  * MPI_ERR_ARG on every process, with a message), else the LogGP model's best for the group size
  * from the costs in TUWCOLL_MODEL_FIT (irrfit's fit.txt) or built-in ones (see README).
+ * TUWk_Scatterv on an intracommunicator needs no construction: its root, which knows every
+ * count, plans the same tree and sends each child its subtree's sizes ahead of the data. As with
+ * MPI_Scatterv, a non-root's bad count is then that process's error only (the root returns
+ * MPI_SUCCESS); the root's bad arguments reach every process.
  *
  * All functions are drop-in replacements with exactly the signature and semantics of
  * MPI_Gatherv / MPI_Scatterv: counts and displacements are significant only at the root,
@@ -201,7 +205,10 @@ int Optimal_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
  * A transfer above 1 GiB goes in pieces (TUWCOLL_TAG_SIZE announces its size where the receiver
  * does not know it); a process that cannot deliver valid data sends an empty message tagged
  * TUWCOLL_TAG_POISON_BASE + the MPI error class instead, so that the receiver returns that error
- * rather than waiting or reporting success. */
+ * rather than waiting or reporting success. TUWk_Scatterv's root sends each child its subtree's
+ * block sizes first; the child does not know its parent, so it receives from any source with a
+ * tag of its own for each call: TUWCOLL_TAG_TREE_BASE + (the call's number on the communicator
+ * modulo TUWCOLL_TREE_TAGS). */
 enum {
   TUWCOLL_TAG_CONSTRUCT = 7501,
   TUWCOLL_TAG_INFORM = 7502,
@@ -210,7 +217,9 @@ enum {
   TUWCOLL_TAG_SIZE = 7506,
   TUWCOLL_TAG_MEASURE = 7507, /* Optimal_*_init's ping-pong when no fit file is named */
   TUWCOLL_TAG_PLAN = 7508,    /* a persistent init's verdict and (Optimal) the tree handed out */
-  TUWCOLL_TAG_POISON_BASE = 8000
+  TUWCOLL_TAG_POISON_BASE = 8000,
+  TUWCOLL_TAG_TREE_BASE = 16384,
+  TUWCOLL_TREE_TAGS = 16384 /* up to 32767, the smallest MPI_TAG_UB the standard allows */
 };
 
 #ifdef __cplusplus

@@ -81,6 +81,9 @@ int GetPrivateComms(MPI_Comm comm, PrivateComms* out) {
   }
   MPI_Comm_set_errhandler(comms->comm, MPI_ERRORS_RETURN);
   MPI_Comm_set_name(comms->comm, "libtuwcoll private");
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  comms->calls = std::make_shared<std::vector<std::uint32_t>>(size, 0);
   int is_inter = 0;
   MPI_Comm_test_inter(comm, &is_inter);
   comms->local = comms->comm;
@@ -145,6 +148,7 @@ int BeginCollective(MPI_Comm comm, int root, CallContext* ctx) {
   PrivateComms comms;
   int rc = GetPrivateComms(comm, &comms);
   ctx->private_comm = comms.comm;
+  if (rc == MPI_SUCCESS) ctx->any_source_calls = &(*comms.calls)[ctx->rank];
   return rc;
 }
 

@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct CallContext {
   MPI_Comm private_comm = MPI_COMM_NULL;
   int rank = -1;
   int size = 0;
+  // This process's count of the calls on the communicator that receive their first message from
+  // any source (TUWk_Scatterv), so that each call has its own tag (PrivateComms::calls).
+  std::uint32_t* any_source_calls = nullptr;
 };
 
 // A communicator's private duplicate, cached as an attribute; for an intercommunicator also its
@@ -55,6 +59,9 @@ struct CallContext {
 struct PrivateComms {
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm local = MPI_COMM_NULL;
+  // One counter per rank (indexed by rank: a simulator that runs every rank in one process shares
+  // the attribute between them), for CallContext::any_source_calls.
+  std::shared_ptr<std::vector<std::uint32_t>> calls;
 };
 // Made at the first call on comm (collectively, by every process of comm, both groups of an
 // intercommunicator), freed with comm.
@@ -121,6 +128,7 @@ int PlanInterOptimalScatter(const ScatterArgs& args, tree::NodeView* view);
 int TuwGatherv(const GatherArgs& args);
 int TuwScatterv(const ScatterArgs& args);
 int TuwkGatherv(const GatherArgs& args);
+// TUWk_Scatterv (root_planned_scatter.cpp): on an intracommunicator the root plans the tree.
 int TuwkScatterv(const ScatterArgs& args);
 int BinomialkGatherv(const GatherArgs& args);
 int BinomialkScatterv(const ScatterArgs& args);
@@ -187,6 +195,11 @@ struct ExecuteOptions {
   // The ranks of this process's node (shared memory), ascending; empty where not known. A scatter
   // sends to the leaves among them while its network link is busy (tree_executor.cpp).
   std::vector<int> node_ranks;
+  // TUWk_Scatterv (root_planned_scatter.cpp): a message every child gets ahead of its data (its
+  // subtree's sizes), empty subtrees included; sent by the root right before the child's data, by
+  // a non-root as soon as its own receive is posted, so that the sizes run ahead of the data.
+  // Returns an MPI error code (then the child's data is poisoned).
+  std::function<int(const tree::ChildEdge&)> send_ahead;
   // Where a non-root keeps its subtree's buffer between runs (a plan's, so a persistent
   // request's starts reuse it; nullptr: one per call).
   std::shared_ptr<ScratchBuffer> scratch;

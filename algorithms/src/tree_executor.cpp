@@ -235,6 +235,7 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
   // Serves one child; a child that gets no data still counts for the schedule's waits.
   const auto serve = [&](const tree::ScatterSend& send) {
     const tree::ChildEdge& c = view.children[send.child];
+    if (options.send_ahead) transfers.Fail(options.send_ahead(c));
     if (!self_describing && c.bytes == 0) {  // the subtree expects no message, not even a poison
       if (block_bytes != nullptr && RangeBytes(*block_bytes, c.lo, c.hi) != 0) {
         mismatch = MPI_ERR_TRUNCATE;
@@ -322,8 +323,8 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
     incoming = std::max<std::int64_t>(incoming, 0);
   }
   if (view.children.empty() && view.own_bytes <= MaxMessageBytes() &&
-      a.recvcount <= kMaxInt) {  // straight into recvbuf
-    if (incoming == view.own_bytes) {
+      a.recvcount <= kMaxInt) {                                 // straight into recvbuf
+    if (incoming == view.own_bytes && !from_parent.failed()) {  // (failed: drain, unchecked args)
       from_parent.ReceiveTyped(view.parent, a.recvbuf, IntCount(a.recvcount), a.recvtype, incoming);
     } else {
       from_parent.Receive(view.parent, nullptr, incoming);
@@ -343,8 +344,14 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
   if (!buffer) from_parent.Fail(MPI_ERR_NO_MEM);
   const bool fits = !from_parent.failed() && incoming == view.bytes;
   from_parent.Receive(view.parent, fits ? buffer : nullptr, incoming);
+  int ahead_failure = MPI_SUCCESS;  // the deepest subtrees first
+  for (auto c = view.children.rbegin(); options.send_ahead && c != view.children.rend(); ++c) {
+    const int rc = options.send_ahead(*c);
+    if (ahead_failure == MPI_SUCCESS) ahead_failure = rc;
+  }
   Transfers down(ctx.private_comm, options.framing);
   down.Fail(from_parent.Finish());
+  down.Fail(ahead_failure);
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
   for (const tree::ScatterSend& send : ScatterSchedule(view, options)) {
     const tree::ChildEdge& c = view.children[send.child];

@@ -1,7 +1,8 @@
 // TUW_Scatterv: the scatter counterpart of TUW_Gatherv on the same adaptive tree (Traeff 2017:
 // "the linear time gather trees can likewise be used for the irregular scatter problem").
-// Plan and run apart, as for TUW_Gatherv (TUW_Scatterv_init plans once). TUWk_Scatterv: the
-// same at radix k.
+// Plan and run apart, as for TUW_Gatherv (TUW_Scatterv_init plans once). The same at radix k:
+// TUWk_Scatterv_init, and TUWk_Scatterv on an intercommunicator (root_planned_scatter.cpp has
+// TUWk_Scatterv on an intracommunicator).
 #include "internal.hpp"
 
 namespace tuw::detail {
@@ -44,6 +45,5 @@ int TuwScattervRadix(const ScatterArgs& args, int radix) {
 }
 
 int TuwScatterv(const ScatterArgs& args) { return TuwScattervRadix(args, 2); }
-int TuwkScatterv(const ScatterArgs& args) { return TuwScattervRadix(args, kChooseRadix); }
 
 }  // namespace tuw::detail

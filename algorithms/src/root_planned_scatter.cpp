@@ -1,0 +1,223 @@
+// TUWk_Scatterv on an intracommunicator: the adaptive radix-k tree (Traeff 2017's construction,
+// tree::BuildTree's tree) planned by the root. The root of a scatter knows every block size, so
+// the construction's rounds, which exist to tell the others what only they know, are not needed:
+// the root computes its own node (tree::AdaptiveNodeOf, O(p)) and sends each child the block
+// sizes of the child's range (one small message, ahead of the data); each child computes its node
+// from them (the subtree is the same construction over the range) and does the same for its
+// children. The data then moves along the tree as in every scatter here (ExecuteScatter). The
+// size messages run a level ahead of the data, so the whole costs about one latency more than the
+// data phase alone (a start of TUWk_Scatterv_init), against ceil(log_k p) rounds of exchanges
+// for a construction.
+// A child does not know its parent before the sizes arrive: it receives them from any source,
+// with a tag of the call's own (TUWCOLL_TAG_TREE_BASE + its number on the communicator), so that
+// a later call's message cannot be taken for this one's.
+// Errors: the root's bad arguments go down as an error in place of the sizes (the tree of empty
+// blocks carries it, which every process can compute), so every process returns it. A non-root's
+// own bad arguments, or a count that differs from the root's, are that process's error, as in
+// MPI_Scatterv: the root does not learn of them (no message goes up), the process's subtree gets
+// poison in place of data (transfer.hpp).
+#include <algorithm>
+#include <deque>
+#include <memory>
+
+#include "internal.hpp"
+
+namespace tuw::detail {
+namespace {
+
+// A size message: [error class, lo, hi], then the block bytes of ranks lo..hi (none with an
+// error).
+constexpr int kHeaderFields = 3;
+
+int TreeTag(const CallContext& ctx) {
+  const std::uint32_t call = (*ctx.any_source_calls)++;
+  return TUWCOLL_TAG_TREE_BASE + static_cast<int>(call % TUWCOLL_TREE_TAGS);
+}
+
+// Runs an MPI call; if it fails (and so did nothing), notes the failure and runs it once more,
+// so that the peer is not left waiting.
+template <typename Call>
+void WithRetry(int* failure, Call call) {
+  const int rc = call();
+  if (rc == MPI_SUCCESS) return;
+  if (*failure == MPI_SUCCESS) *failure = rc;
+  call();
+}
+
+// The most ranks a size message to `rank` can cover: its largest cube without the root (a child's
+// range is the cube it lost with).
+int LargestRange(int rank, int p, int root, int radix) {
+  int ranks = 0;
+  for (int level = 0; level < tree::CeilLog(p, radix); ++level) {
+    const tree::CubeRange cube = tree::CubeOf(rank, level, p, radix);
+    if (cube.Contains(root)) break;
+    ranks = cube.hi - cube.lo + 1;
+  }
+  return ranks;
+}
+
+// The node of `rank` (absolute) in the tree over ranks lo..lo+n-1 with these sizes.
+tree::NodeView NodeInRange(const std::int64_t* sizes, int lo, int n, int fixed_root, int radix,
+                           int rank) {
+  tree::NodeView view = tree::AdaptiveNodeOf(sizes, n, fixed_root, radix, rank - lo);
+  view.rank += lo;
+  view.lo += lo;
+  view.hi += lo;
+  for (tree::ChildEdge& c : view.children) {
+    c.child += lo;
+    c.lo += lo;
+    c.hi += lo;
+  }
+  return view;
+}
+
+// The size messages one process sends its children, each [error, lo, hi] and, without an error,
+// the block bytes of the child's range (sizes: those of the sender's range view.lo..view.hi).
+// Posted one by one (ExecuteOptions::send_ahead), completed by Finish.
+class SizeMessages {
+ public:
+  SizeMessages(const tree::NodeView& view, const std::int64_t* sizes, int error, int tag,
+               MPI_Comm comm)
+      : view_(view), sizes_(sizes), error_(error), tag_(tag), comm_(comm) {}
+  SizeMessages(const SizeMessages&) = delete;
+  SizeMessages& operator=(const SizeMessages&) = delete;
+  ~SizeMessages() { Finish(); }
+
+  int Send(const tree::ChildEdge& c) {
+    std::vector<std::int64_t>& m = messages_.emplace_back();
+    m = {sizes_ == nullptr ? error_ : MPI_SUCCESS, c.lo, c.hi};
+    if (sizes_ != nullptr) {
+      m.insert(m.end(), sizes_ + (c.lo - view_.lo), sizes_ + (c.hi - view_.lo) + 1);
+    }
+    MPI_Request& r = requests_.emplace_back(MPI_REQUEST_NULL);
+    int failure = MPI_SUCCESS;
+    WithRetry(&failure, [&] {
+      return MPI_Isend(m.data(), static_cast<int>(m.size()), MPI_INT64_T, c.child, tag_, comm_, &r);
+    });
+    return failure;
+  }
+  // Every child's message (the deepest subtrees first), then Finish.
+  int SendAll() {
+    int failure = MPI_SUCCESS;
+    for (auto c = view_.children.rbegin(); c != view_.children.rend(); ++c) {
+      const int rc = Send(*c);
+      if (failure == MPI_SUCCESS) failure = rc;
+    }
+    const int rc = Finish();
+    return failure != MPI_SUCCESS ? failure : rc;
+  }
+  int Finish() {
+    int failure = MPI_SUCCESS;
+    if (requests_.empty()) return failure;
+    WithRetry(&failure, [&] {
+      return MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+    });
+    requests_.clear();
+    messages_.clear();
+    return failure;
+  }
+
+ private:
+  const tree::NodeView& view_;
+  const std::int64_t* sizes_;
+  int error_;
+  int tag_;
+  MPI_Comm comm_;
+  std::deque<std::vector<std::int64_t>> messages_;  // stable addresses while in flight
+  std::vector<MPI_Request> requests_;
+};
+
+// The size messages as an executor's send_ahead; *failure: the first failure of a send.
+ExecuteOptions SendingAhead(SizeMessages* messages, int* failure) {
+  ExecuteOptions options;
+  options.send_ahead = [messages, failure](const tree::ChildEdge& c) {
+    const int rc = messages->Send(c);
+    if (*failure == MPI_SUCCESS) *failure = rc;
+    return rc;
+  };
+  return options;
+}
+
+int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, int tag) {
+  std::int64_t own_bytes = 0;
+  std::vector<std::int64_t> block_bytes;
+  const int local_error = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
+  if (local_error != MPI_SUCCESS) {  // the error goes down the tree of empty blocks
+    const std::vector<std::int64_t> none(ctx.size, 0);
+    const tree::NodeView view = NodeInRange(none.data(), 0, ctx.size, args.root, radix, ctx.rank);
+    SizeMessages(view, nullptr, ErrorClassOf(local_error), tag, ctx.private_comm).SendAll();
+    return local_error;
+  }
+  const tree::NodeView view =
+      NodeInRange(block_bytes.data(), 0, ctx.size, args.root, radix, ctx.rank);
+  SizeMessages messages(view, block_bytes.data(), MPI_SUCCESS, tag, ctx.private_comm);
+  int failure = MPI_SUCCESS;
+  const int rc =
+      ExecuteScatter(view, args, ctx, &block_bytes, MPI_SUCCESS, SendingAhead(&messages, &failure));
+  const int finished = messages.Finish();
+  if (failure == MPI_SUCCESS) failure = finished;
+  return failure != MPI_SUCCESS ? failure : rc;
+}
+
+int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix, int tag) {
+  std::int64_t own_bytes = 0;
+  const int local_error = CheckScatterArgs(args, ctx, &own_bytes, nullptr);
+  int failure = MPI_SUCCESS;
+  const int capacity = kHeaderFields + LargestRange(ctx.rank, ctx.size, args.root, radix);
+  std::unique_ptr<std::int64_t[]> header(new std::int64_t[capacity]);
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Status status;
+  WithRetry(&failure, [&] {
+    return MPI_Irecv(header.get(), capacity, MPI_INT64_T, MPI_ANY_SOURCE, tag, ctx.private_comm,
+                     &request);
+  });
+  WithRetry(&failure, [&] { return MPI_Wait(&request, &status); });
+  int fields = 0;
+  MPI_Get_count(&status, MPI_INT64_T, &fields);
+  const std::int64_t error = header[0], lo = header[1], hi = header[2];
+  const bool with_sizes = error == MPI_SUCCESS;
+  if (fields < kHeaderFields || lo < 0 || hi >= ctx.size || lo > ctx.rank || ctx.rank > hi ||
+      fields != kHeaderFields + (with_sizes ? hi - lo + 1 : 0)) {
+    return MPI_ERR_INTERN;  // not a size message of this library: nothing sensible to pass on
+  }
+  const int n = static_cast<int>(hi - lo + 1);
+  if (!with_sizes) {  // the root's arguments are bad: pass it on along the tree of empty blocks
+    const std::vector<std::int64_t> none(n, 0);
+    const tree::NodeView view =
+        NodeInRange(none.data(), static_cast<int>(lo), n, -1, radix, ctx.rank);
+    SizeMessages(view, nullptr, static_cast<int>(error), tag, ctx.private_comm).SendAll();
+    return static_cast<int>(error);
+  }
+  const std::int64_t* sizes = header.get() + kHeaderFields;
+  tree::NodeView view = NodeInRange(sizes, static_cast<int>(lo), n, -1, radix, ctx.rank);
+  view.parent = status.MPI_SOURCE;
+  // A count that differs from the root's: this process's error (MPI_Scatterv's truncation).
+  int own_error = local_error;
+  if (own_error == MPI_SUCCESS && view.own_bytes != own_bytes) own_error = MPI_ERR_TRUNCATE;
+  SizeMessages messages(view, sizes, MPI_SUCCESS, tag, ctx.private_comm);
+  int send_failure = MPI_SUCCESS;
+  ExecuteOptions options = SendingAhead(&messages, &send_failure);
+  options.prior_failure = failure != MPI_SUCCESS ? failure : own_error;
+  const int rc = ExecuteScatter(view, args, ctx, nullptr, MPI_SUCCESS, options);
+  const int finished = messages.Finish();
+  if (failure == MPI_SUCCESS) failure = send_failure;
+  if (failure == MPI_SUCCESS) failure = finished;
+  if (own_error != MPI_SUCCESS) return own_error;
+  return failure != MPI_SUCCESS ? failure : rc;
+}
+
+}  // namespace
+
+int TuwkScatterv(const ScatterArgs& args) {
+  if (IsIntercomm(args.comm)) return InterScatter(args, TreeAlgorithm::kAdaptive, kChooseRadix);
+  CallContext ctx;
+  int radix = kChooseRadix;
+  int rc = BeginCollective(args.comm, args.root, &ctx);
+  if (rc == MPI_SUCCESS) rc = ResolveRadix(TreeAlgorithm::kAdaptive, ctx.size, &radix);
+  if (rc != MPI_SUCCESS) return rc;
+  const int tag = TreeTag(ctx);
+  if (ctx.rank == args.root) return ScatterAtRoot(args, ctx, radix, tag);
+  return ScatterAtNonRoot(args, ctx, radix, tag);
+}
+
+}  // namespace tuw::detail
