@@ -3,6 +3,8 @@
 // leave when sent) unless a test says otherwise.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "loggp.hpp"
 
 namespace tuw::tree {
@@ -62,6 +64,27 @@ TEST(LogGP, AdaptiveGatherByHand) {
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kAdaptive, {4, 4, 4, 4}, 0, 2, params), 38);
   // So the model prefers a radix above 2 here.
   EXPECT_GT(ModelRadix(ModelTree::kAdaptive, 4, params), 2);
+}
+
+// TUWk_Scatterv's tree planned by its root. p = 4, root 0, Same, radix 2: 0 <- {1 (round 0),
+// 3 (round 1, ranks 2-3)}, 3 <- 2; the root serves 3 first. Eager: the root sends 3 its sizes
+// (0-1, there 11, taken 11-12); 3 passes 2 its sizes at once (12-13, there 23, taken 23-24); the
+// root's data to 3 (1-2, there 12, taken 13-14: 3's CPU was busy until 13); 3's data to 2 (14-15,
+// there 25, taken 25-26); the root's sizes to 1 (2-3, taken 13-14) and data (3-4, taken 14-15):
+// 26, two overheads more than the planned tree's data phase (24). Where a message waits for its
+// receive, the data waits for the sizes to be taken: 3's data leaves at 12 (there 22, taken
+// 22-23), 2's at 24 (taken 34-35): 35 = 24 + L + o.
+TEST(LogGP, RootPlannedScatterByHand) {
+  LogGPParams params = Params(10, 1, 0);
+  const std::vector<std::int64_t> same = {4, 4, 4, 4};
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kPlanned, same, 0, 2, params), 24);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params), 26);
+  params.eager_limit_bytes = 0;
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kPlanned, same, 0, 2, params), 24);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params), 35);
+  EXPECT_THROW(GatherTime(ModelTree::kRootPlanned, same, 0, 2, params), std::invalid_argument);
+  EXPECT_EQ(ModelRadix(ModelTree::kRootPlanned, 560, RadixCosts{}.Params()),
+            ModelRadix(ModelTree::kAdaptive, 560, RadixCosts{}.Params()));
 }
 
 // A tree built once (TUWk_*_init) is chosen for its data phase alone: on the built-in costs at

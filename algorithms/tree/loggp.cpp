@@ -51,6 +51,15 @@ class Machine {
     in_link_[m.to] = arrives;
     return arrives;
   }
+  // The same for a small message that goes out while the sender's link waits for a larger one's
+  // receive (a link is one-ported in time, not in the order of the calls): it neither waits for
+  // nor holds the links.
+  double ArrivalAside(const Message& m, double posted) const {
+    const LogGPLevel& level = params_.Between(m.from, m.to);
+    const bool eager = m.bytes <= params_.eager_limit_bytes;
+    return (eager ? m.sent : std::max(m.sent, posted)) + level.latency_us +
+           params_.Wire(level, m.bytes);
+  }
   // Process `at` takes a message that arrived at `arrival`, not before `ready`; returns when its
   // CPU is done with it.
   double Receive(int at, double arrival, double ready) {
@@ -203,6 +212,45 @@ void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_know
   serve(tree.root, machine->Clock(tree.root));
 }
 
+// TUWk_Scatterv's (root_planned_scatter.cpp): the root sends each child its subtree's sizes
+// right before its data; a child takes them from a receive posted at its start, posts its data
+// receive and passes its children their sizes at once (a wave ahead of the data), then serves
+// them their data as the scatter's data phase does.
+void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
+  std::vector<double> data_posted(tree.nodes.size(), 0);
+  const auto sizes_bytes = [](const ChildEdge& c) { return 8 * (3 + c.hi - c.lo + 1); };
+  const auto send_sizes = [&](int v, const ChildEdge& c, double ready) {
+    const Message m = machine->Send(v, c.child, sizes_bytes(c), ready);
+    const double posted = machine->Clock(c.child);  // at its start
+    data_posted[c.child] = machine->Receive(c.child, machine->ArrivalAside(m, posted), posted);
+  };
+  std::function<void(int)> pass_sizes = [&](int v) {  // v has just taken its sizes
+    const NodeView& node = tree.nodes[v];
+    for (auto c = node.children.rbegin(); c != node.children.rend(); ++c) {
+      send_sizes(v, *c, machine->Clock(v));
+      pass_sizes(c->child);
+    }
+  };
+  std::function<void(int, double)> serve = [&](int v, double have) {
+    const NodeView& node = tree.nodes[v];
+    double ready = have;
+    for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytes)) {
+      const ChildEdge& c = node.children[s.child];
+      if (v == tree.root) {
+        send_sizes(v, c, ready);
+        pass_sizes(c.child);
+      }
+      if (c.bytes == 0) continue;
+      const Message data = machine->Send(v, c.child, c.bytes, ready);
+      const double arrival = machine->Arrival(data, data_posted[c.child]);
+      const double child_has = machine->Receive(c.child, arrival, data_posted[c.child]);
+      if (s.wait) ready = arrival;
+      serve(c.child, child_has);
+    }
+  };
+  serve(tree.root, machine->Clock(tree.root));
+}
+
 Tree LinearTree(const std::vector<std::int64_t>& block_bytes, int root) {
   const int p = static_cast<int>(block_bytes.size());
   Tree tree;
@@ -230,6 +278,7 @@ Tree ModelTreeOf(ModelTree kind, const std::vector<std::int64_t>& block_bytes, i
   switch (kind) {
     case ModelTree::kAdaptive:
     case ModelTree::kPlanned:
+    case ModelTree::kRootPlanned:
       return BuildTree(TreeKind::kAdaptive, block_bytes, root, radix);
     case ModelTree::kOblivious:
       return BuildTree(TreeKind::kOblivious, block_bytes, root, radix);
@@ -319,11 +368,20 @@ double TimedKind(ModelTree kind, const std::vector<std::int64_t>& block_bytes, i
 
 double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
                   const LogGPParams& params) {
+  if (kind == ModelTree::kRootPlanned) {
+    throw std::invalid_argument("GatherTime: a gather's root cannot plan its tree");
+  }
   return TimedKind(kind, block_bytes, root, radix, params, RunGather);
 }
 
 double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root,
                    int radix, const LogGPParams& params) {
+  if (kind == ModelTree::kRootPlanned) {
+    return TimedKind(kind, block_bytes, root, radix, params,
+                     [](Machine* machine, const Tree& tree, bool, bool) {
+                       RunRootPlannedScatter(machine, tree);
+                     });
+  }
   return TimedKind(kind, block_bytes, root, radix, params, RunScatter);
 }
 
@@ -375,6 +433,7 @@ double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
 
 int ModelRadix(ModelTree kind, int p, const LogGPParams& params) {
   if (p <= 2) return 2;
+  if (kind == ModelTree::kRootPlanned) kind = ModelTree::kAdaptive;  // TUWk_Scatterv: TUWk's radix
   const std::vector<std::int64_t> blocks(p, 4);
   int best = 2;
   double best_time = GatherTime(kind, blocks, 0, 2, params);

@@ -62,8 +62,11 @@ LogGPParams LogGPFromLinear(double alpha_us, double beta_us_per_byte, double alp
 
 // The trees the model evaluates (the rows of libtuwcoll).
 enum class ModelTree {
-  kAdaptive,   // TUW (radix 2) and TUWk: construction rounds, then the data
-  kPlanned,    // the adaptive tree built at init (TUW_*_init): the data only
+  kAdaptive,  // TUW (radix 2) and TUWk: construction rounds, then the data
+  kPlanned,   // the adaptive tree built at init (TUW_*_init): the data only
+  // TUWk_Scatterv on an intracommunicator: the adaptive tree planned by the root, each child's
+  // subtree sizes sent ahead of its data and passed on at once (scatter only)
+  kRootPlanned,
   kOblivious,  // Binomial(k): no construction, children probed (taken) in round order
   kLinear,     // every process straight to the root
 };
@@ -116,7 +119,7 @@ struct RadixCosts {
 // radix is for; in the bandwidth-bound case every radix moves the same bytes through the
 // root's link). Candidates: for each number of rounds ceil(log_k p), the smallest radix k that
 // needs no more (a larger one only adds messages to every round), up to kMaxRadix; ties go to
-// the smaller radix. About 10 trees at p = 6400.
+// the smaller radix. About 10 trees at p = 6400. kRootPlanned: TUWk's (kAdaptive's).
 int ModelRadix(ModelTree tree, int p, const LogGPParams& params);
 
 }  // namespace tuw::tree

@@ -75,7 +75,9 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
   const bool radix_k = tree == "adaptive-k" || tree == "oblivious-k";
   ModelTree kind;
   if (tree == "adaptive" || tree == "adaptive-k") {
-    kind = planned ? ModelTree::kPlanned : ModelTree::kAdaptive;
+    kind = planned                           ? ModelTree::kPlanned
+           : scatter && tree == "adaptive-k" ? ModelTree::kRootPlanned  // TUWk_Scatterv
+                                             : ModelTree::kAdaptive;
   } else if (tree == "oblivious" || tree == "oblivious-k") {
     kind = ModelTree::kOblivious;
   } else if (tree == "linear") {
