@@ -37,16 +37,6 @@ Summary FromWire(const Wire& w) {
   return s;
 }
 
-// Runs an MPI call; if it fails (and so did nothing), notes the failure and runs it once more, so
-// that the peer still gets its message and the tree stays complete.
-template <typename Call>
-void WithRetry(int* failure, Call call) {
-  int rc = call();
-  if (rc == MPI_SUCCESS) return;
-  if (*failure == MPI_SUCCESS) *failure = rc;
-  call();
-}
-
 // The group's cubes merged into the winner's: its gather root, everybody's bytes, the first
 // error (the winner's, then the others' in rank order).
 Summary MergeGroup(const std::vector<Summary>& members, std::size_t winner) {

@@ -143,6 +143,16 @@ int LinearScatterv(const ScatterArgs& args);
 int BinomialGatherv(const GatherArgs& args);
 int BinomialScatterv(const ScatterArgs& args);
 
+// Runs an MPI call; if it fails (and so did nothing), notes the first failure in *failure and runs
+// it once more, so that the peer still gets its message and the tree stays complete.
+template <typename Call>
+void WithRetry(int* failure, Call call) {
+  const int rc = call();
+  if (rc == MPI_SUCCESS) return;
+  if (*failure == MPI_SUCCESS) *failure = rc;
+  call();
+}
+
 // The largest count an int-count MPI call takes; IntCount is for counts already checked against it.
 constexpr Count kMaxInt = INT_MAX;
 inline int IntCount(Count count) { return static_cast<int>(count); }

@@ -34,16 +34,6 @@ int TreeTag(const CallContext& ctx) {
   return TUWCOLL_TAG_TREE_BASE + static_cast<int>(call % TUWCOLL_TREE_TAGS);
 }
 
-// Runs an MPI call; if it fails (and so did nothing), notes the failure and runs it once more,
-// so that the peer is not left waiting.
-template <typename Call>
-void WithRetry(int* failure, Call call) {
-  const int rc = call();
-  if (rc == MPI_SUCCESS) return;
-  if (*failure == MPI_SUCCESS) *failure = rc;
-  call();
-}
-
 // The most ranks a size message to `rank` can cover: its largest cube without the root (a child's
 // range is the cube it lost with).
 int LargestRange(int rank, int p, int root, int radix) {
