@@ -252,6 +252,21 @@ TEST_P(TreeProperties, EveryNodeFromItsRangeAloneIsBuildTreesNode) {
   }
 }
 
+// TUWk_Scatterv's size messages: each size in the fewest of 1, 2, 4, 8 bytes that hold the largest.
+TEST(SizeMessage, FewestBytesThatHoldTheLargest) {
+  EXPECT_EQ(SizeFieldWidth(0), 1);
+  EXPECT_EQ(SizeFieldWidth(255), 1);
+  EXPECT_EQ(SizeFieldWidth(256), 2);
+  EXPECT_EQ(SizeFieldWidth(65535), 2);
+  EXPECT_EQ(SizeFieldWidth(65536), 4);
+  EXPECT_EQ(SizeFieldWidth((std::int64_t{1} << 32) - 1), 4);
+  EXPECT_EQ(SizeFieldWidth(std::int64_t{1} << 32), 8);
+  const std::int64_t sizes[] = {4, 4, 300};
+  EXPECT_EQ(SizeMessageBytes(sizes, 3), 32 + 2 * 3);
+  EXPECT_EQ(SizeMessageBytes(sizes, 2), 32 + 2);
+  EXPECT_EQ(SizeMessageBytes(sizes, 0), 32);
+}
+
 INSTANTIATE_TEST_SUITE_P(ManyP, TreeProperties,
                          ::testing::Values(1, 2, 3, 5, 7, 8, 11, 16, 17, 31, 64, 100, 1000));
 

@@ -17,6 +17,7 @@
 // MPI_Scatterv: the root does not learn of them (no message goes up), the process's subtree gets
 // poison in place of data (transfer.hpp).
 #include <algorithm>
+#include <cstring>
 #include <deque>
 #include <memory>
 
@@ -25,9 +26,52 @@
 namespace tuw::detail {
 namespace {
 
-// A size message: [error class, lo, hi], then the block bytes of ranks lo..hi (none with an
-// error).
-constexpr int kHeaderFields = 3;
+// A size message (tree::SizeMessageBytes): four int64 [error class, lo, hi, width], then the
+// block bytes of ranks lo..hi, each in `width` little-endian bytes (none with an error).
+std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std::int64_t hi,
+                                       const std::int64_t* sizes) {
+  const int n = sizes == nullptr ? 0 : static_cast<int>(hi - lo + 1);
+  const std::int64_t largest = n > 0 ? *std::max_element(sizes, sizes + n) : 0;
+  const std::int64_t width = tree::SizeFieldWidth(largest);
+  std::vector<unsigned char> m(tree::kSizeHeaderBytes + width * n);
+  const std::int64_t header[4] = {error, lo, hi, width};
+  std::memcpy(m.data(), header, sizeof header);
+  unsigned char* out = m.data() + tree::kSizeHeaderBytes;
+  for (int i = 0; i < n; ++i) {
+    for (int b = 0; b < width; ++b) *out++ = static_cast<unsigned char>(sizes[i] >> (8 * b));
+  }
+  return m;
+}
+
+struct SizesReceived {
+  std::int64_t error = MPI_SUCCESS, lo = 0, hi = -1;
+  std::vector<std::int64_t> sizes;  // empty with an error
+};
+
+// Decodes `bytes` of a size message; false if it is not one (for ranks [0, p), to `rank`).
+bool DecodeSizes(const unsigned char* m, std::int64_t bytes, int rank, int p, SizesReceived* out) {
+  if (bytes < tree::kSizeHeaderBytes) return false;
+  std::int64_t header[4];
+  std::memcpy(header, m, sizeof header);
+  out->error = header[0];
+  out->lo = header[1];
+  out->hi = header[2];
+  const std::int64_t width = header[3];
+  if (out->lo < 0 || out->hi >= p || out->lo > rank || rank > out->hi ||
+      (width != 1 && width != 2 && width != 4 && width != 8)) {
+    return false;
+  }
+  const std::int64_t n = out->error == MPI_SUCCESS ? out->hi - out->lo + 1 : 0;
+  if (bytes != tree::kSizeHeaderBytes + width * n) return false;
+  out->sizes.assign(n, 0);
+  const unsigned char* in = m + tree::kSizeHeaderBytes;
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint64_t value = 0;
+    for (int b = 0; b < width; ++b) value |= static_cast<std::uint64_t>(*in++) << (8 * b);
+    out->sizes[i] = static_cast<std::int64_t>(value);
+  }
+  return true;
+}
 
 int TreeTag(const CallContext& ctx) {
   const std::uint32_t call = (*ctx.any_source_calls)++;
@@ -74,15 +118,13 @@ class SizeMessages {
   ~SizeMessages() { Finish(); }
 
   int Send(const tree::ChildEdge& c) {
-    std::vector<std::int64_t>& m = messages_.emplace_back();
-    m = {sizes_ == nullptr ? error_ : MPI_SUCCESS, c.lo, c.hi};
-    if (sizes_ != nullptr) {
-      m.insert(m.end(), sizes_ + (c.lo - view_.lo), sizes_ + (c.hi - view_.lo) + 1);
-    }
+    std::vector<unsigned char>& m = messages_.emplace_back(
+        EncodeSizes(sizes_ == nullptr ? error_ : MPI_SUCCESS, c.lo, c.hi,
+                    sizes_ == nullptr ? nullptr : sizes_ + (c.lo - view_.lo)));
     MPI_Request& r = requests_.emplace_back(MPI_REQUEST_NULL);
     int failure = MPI_SUCCESS;
     WithRetry(&failure, [&] {
-      return MPI_Isend(m.data(), static_cast<int>(m.size()), MPI_INT64_T, c.child, tag_, comm_, &r);
+      return MPI_Isend(m.data(), static_cast<int>(m.size()), MPI_BYTE, c.child, tag_, comm_, &r);
     });
     return failure;
   }
@@ -113,7 +155,7 @@ class SizeMessages {
   int error_;
   int tag_;
   MPI_Comm comm_;
-  std::deque<std::vector<std::int64_t>> messages_;  // stable addresses while in flight
+  std::deque<std::vector<unsigned char>> messages_;  // stable addresses while in flight
   std::vector<MPI_Request> requests_;
 };
 
@@ -153,33 +195,33 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
   std::int64_t own_bytes = 0;
   const int local_error = CheckScatterArgs(args, ctx, &own_bytes, nullptr);
   int failure = MPI_SUCCESS;
-  const int capacity = kHeaderFields + LargestRange(ctx.rank, ctx.size, args.root, radix);
-  std::unique_ptr<std::int64_t[]> header(new std::int64_t[capacity]);
+  const int capacity =
+      tree::kSizeHeaderBytes + 8 * LargestRange(ctx.rank, ctx.size, args.root, radix);
+  std::unique_ptr<unsigned char[]> message(new unsigned char[capacity]);
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Status status;
   WithRetry(&failure, [&] {
-    return MPI_Irecv(header.get(), capacity, MPI_INT64_T, MPI_ANY_SOURCE, tag, ctx.private_comm,
+    return MPI_Irecv(message.get(), capacity, MPI_BYTE, MPI_ANY_SOURCE, tag, ctx.private_comm,
                      &request);
   });
   WithRetry(&failure, [&] { return MPI_Wait(&request, &status); });
-  int fields = 0;
-  MPI_Get_count(&status, MPI_INT64_T, &fields);
-  const std::int64_t error = header[0], lo = header[1], hi = header[2];
-  const bool with_sizes = error == MPI_SUCCESS;
-  if (fields < kHeaderFields || lo < 0 || hi >= ctx.size || lo > ctx.rank || ctx.rank > hi ||
-      fields != kHeaderFields + (with_sizes ? hi - lo + 1 : 0)) {
+  int bytes = 0;
+  MPI_Get_count(&status, MPI_BYTE, &bytes);
+  SizesReceived got;
+  if (!DecodeSizes(message.get(), bytes, ctx.rank, ctx.size, &got)) {
     return MPI_ERR_INTERN;  // not a size message of this library: nothing sensible to pass on
   }
-  const int n = static_cast<int>(hi - lo + 1);
-  if (!with_sizes) {  // the root's arguments are bad: pass it on along the tree of empty blocks
+  const int lo = static_cast<int>(got.lo);
+  const int n = static_cast<int>(got.hi - got.lo + 1);
+  if (got.error != MPI_SUCCESS) {  // the root's arguments are bad: pass it on along the tree of
+                                   // empty blocks
     const std::vector<std::int64_t> none(n, 0);
-    const tree::NodeView view =
-        NodeInRange(none.data(), static_cast<int>(lo), n, -1, radix, ctx.rank);
-    SizeMessages(view, nullptr, static_cast<int>(error), tag, ctx.private_comm).SendAll();
-    return static_cast<int>(error);
+    const tree::NodeView view = NodeInRange(none.data(), lo, n, -1, radix, ctx.rank);
+    SizeMessages(view, nullptr, static_cast<int>(got.error), tag, ctx.private_comm).SendAll();
+    return static_cast<int>(got.error);
   }
-  const std::int64_t* sizes = header.get() + kHeaderFields;
-  tree::NodeView view = NodeInRange(sizes, static_cast<int>(lo), n, -1, radix, ctx.rank);
+  const std::int64_t* sizes = got.sizes.data();
+  tree::NodeView view = NodeInRange(sizes, lo, n, -1, radix, ctx.rank);
   view.parent = status.MPI_SOURCE;
   // A count that differs from the root's: this process's error (MPI_Scatterv's truncation).
   int own_error = local_error;

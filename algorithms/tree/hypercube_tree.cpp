@@ -217,6 +217,17 @@ NodeView AdaptiveNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, 
   return node;
 }
 
+int SizeFieldWidth(std::int64_t largest) {
+  int width = 1;
+  while (width < 8 && (largest >> (8 * width)) != 0) width *= 2;
+  return width;
+}
+
+std::int64_t SizeMessageBytes(const std::int64_t* sizes, int n) {
+  const std::int64_t largest = n > 0 ? *std::max_element(sizes, sizes + n) : 0;
+  return kSizeHeaderBytes + static_cast<std::int64_t>(SizeFieldWidth(largest)) * n;
+}
+
 NodeView ObliviousLocalView(int rank, int p, int fixed_root, int radix) {
   CheckRadix("ObliviousLocalView", radix);
   // A cube's root in the oblivious tree: the given root if the cube holds it, else its last rank.

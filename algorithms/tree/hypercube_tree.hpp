@@ -123,6 +123,14 @@ Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int 
 NodeView AdaptiveNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int radix,
                         int rank);
 
+// TUWk_Scatterv's size message to a child with the n block sizes of its range: a header of four
+// int64 (error, lo, hi, width) and each size in the fewest of 1, 2, 4 or 8 little-endian bytes
+// that hold the range's largest. At small blocks the sizes would otherwise outweigh the data
+// (8 bytes a rank against 4), and large messages cost more than their bytes (protocol switches).
+constexpr int kSizeHeaderBytes = 32;
+int SizeFieldWidth(std::int64_t largest);
+std::int64_t SizeMessageBytes(const std::int64_t* sizes, int n);
+
 // The order of one round's children in a NodeView (the children of one merge): ascending bytes,
 // then rank, so that a scatter, which serves children from the last, sends the largest first.
 // Oblivious views carry no bytes: there it is rank order. Shared by every construction, so that

@@ -218,7 +218,11 @@ void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_know
 // them their data as the scatter's data phase does.
 void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   std::vector<double> data_posted(tree.nodes.size(), 0);
-  const auto sizes_bytes = [](const ChildEdge& c) { return 8 * (3 + c.hi - c.lo + 1); };
+  std::vector<std::int64_t> blocks(tree.nodes.size());
+  for (const NodeView& node : tree.nodes) blocks[node.rank] = node.own_bytes;
+  const auto sizes_bytes = [&](const ChildEdge& c) {
+    return SizeMessageBytes(blocks.data() + c.lo, c.hi - c.lo + 1);
+  };
   const auto send_sizes = [&](int v, const ChildEdge& c, double ready) {
     const Message m = machine->Send(v, c.child, sizes_bytes(c), ready);
     const double posted = machine->Clock(c.child);  // at its start
