@@ -7,9 +7,9 @@
 //   TUWCOLL_VERBOSE=1  prints at MPI_Finalize how many calls went to which algorithm.
 // An unknown value, or values that differ between processes, stop the program at MPI_Init with
 // one message (rank 0) and MPI_Abort: never a silent default.
-// The algorithm names come from libtuwcoll's registry (the one table of algorithms); the library
-// is compiled into this object with hidden symbols, so it does not clash with a copy the program
-// links itself.
+// The algorithm names come from libtuwcoll's registry (the one table of algorithms); the library's
+// objects are linked into this one and kept local (exports.map), so they do not clash with a copy
+// the program links itself.
 #include <mpi.h>
 
 #include <atomic>
