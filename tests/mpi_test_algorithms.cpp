@@ -269,7 +269,7 @@ TEST(SubCommunicator, GatherAndScatterMatchNative) {
 TEST(Extremes, EmptyAndSingleFarBlock) {
   const int p = Size();
   const int far_count =
-      std::getenv("TUWCOLL_TEST_MAX_MESSAGE_BYTES") == nullptr
+      tuw::detail::MaxMessageBytes() >= tuw::tree::kSerialSendMinBytesAfterHeader
           ? 50000
           : static_cast<int>(tuw::tree::kSerialSendMinBytesAfterHeader / sizeof(int)) + 16;
   for (int root : {0, p - 1}) {
