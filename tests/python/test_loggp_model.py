@@ -49,8 +49,10 @@ def test_tuw_trees_within_thirty_percent_everywhere():
 def test_every_tree_and_persistent_op_within_but_where_the_model_leaves_out():
     """TUW, Binomial, Linear (paper-560) and the persistent TUW ops (paper-560-persistent) at
     b <= 100, 144 cases: within [1/1.3, 1.3] except where the model leaves something out - Two
-    blocks (3-7 us, where about a microsecond of the harness shows), the linear gather at b = 100 (SimGrid shares the root's link among its 559
-    flows, then takes the receive overheads one after the other) and a few trees at b = 10, by at
+    blocks (3-7 us, where the processes' barrier exits are most of the time: docs/irrmodel.md,
+    harness/smpi/barrier_skew_probe.c), the linear gather at b = 100 (SimGrid shares the root's
+    link among its 559 flows, then takes the receive overheads one after the other) and a few
+    trees at b = 10, by at
     most 1.35 (messages of 40 B to a few KiB, where SimGrid's small-message factors bite), and
     the oblivious gather by at most 1.5 (the model takes each probed message as it is
     there; SimGrid charges some of a latency per probe at radix 2, none measurable at 8)."""
@@ -127,7 +129,7 @@ def test_persistent_radix_k_tree_runs_at_its_own_radix_within_the_model():
     """TUWk_*_init (radix-560-persistent) builds its tree once, at the radix the model picks for
     the data phase alone: the run records the one irrmodel --model loggp names for planned-k from
     the run's fit (9; TUWk_* has 4). A start is within [1/1.3, 1.3] of the planned tree's LogGP
-    time at b <= 100 except Two blocks (the harness's microsecond, as above) and the scatter at
+    time at b <= 100 except Two blocks (the barrier's exits, as above) and the scatter at
     b = 10 (up to 1.55: 40-byte blocks in messages of up to 9 KiB, SimGrid's small-message
     factors), and above the LogP bound."""
     with open(SIMULATED / "radix-560-persistent" / "default" / "raw.csv") as f:
