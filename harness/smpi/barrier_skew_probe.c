@@ -10,6 +10,7 @@
 // irrbench and irrbench's arguments.
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 enum { kRepetitions = 3 };
 
@@ -49,10 +50,10 @@ int main(int argc, char** argv) {
     }
   }
   double root_exits[2][kRepetitions];
-  for (int i = 0; i < 2 * kRepetitions; ++i) (&root_exits[0][0])[i] = (&exits[0][0])[i];
+  memcpy(root_exits, exits, sizeof exits);
   MPI_Bcast(root_exits, 2 * kRepetitions, MPI_DOUBLE, root, MPI_COMM_WORLD);
-  for (int shown = 0; shown < 3; ++shown) {
-    const int who = shown == 0 ? first : shown == 1 ? root : last;
+  for (int turn = 0; turn < 3; ++turn) {
+    const int who = turn == 0 ? first : turn == 1 ? root : last;
     if (rank == who) {
       for (int gather = 0; gather <= 1; ++gather) {
         for (int repetition = 0; repetition < kRepetitions; ++repetition) {
