@@ -121,8 +121,10 @@ bool ReadRawFile(const std::string& path, RawFile* file, std::string* error) {
 
 const std::vector<std::string>& MethodKeys() {
   // launch: a file holds one launch; --resume continues that launch, never another's.
-  static const std::vector<std::string> keys = {"library", "p",    "root", "nrep",  "warmup",
-                                                "sync",    "seed", "rho",  "launch"};
+  // tuwcoll_radix: the radix-k rows' radixes (absent without such rows); a resume by a build
+  // or TUWCOLL_RADIX that chooses others would mix two trees under one operation's name.
+  static const std::vector<std::string> keys = {
+      "library", "p", "root", "nrep", "warmup", "sync", "seed", "rho", "launch", "tuwcoll_radix"};
   return keys;
 }
 

@@ -203,7 +203,7 @@ int Main(int argc, char** argv) {
   std::vector<int> node_starts;
   NodeLayout(comm, &nodes, &per_node, &node_starts);
   const std::string library = LibraryVersion();
-  const std::map<std::string, std::string> method = {
+  std::map<std::string, std::string> method = {
       {"library", library},
       {"p", std::to_string(p)},
       {"root", std::to_string(root)},
@@ -214,6 +214,11 @@ int Main(int argc, char** argv) {
       {"rho", Fixed(o.rho)},
       {"launch", std::to_string(o.launch)},
   };
+  if (radix_known) {
+    method["tuwcoll_radix"] = "TUWk=" + std::to_string(tuwk_radix) +
+                              " Binomialk=" + std::to_string(binomialk_radix) +
+                              " TUWk_init=" + std::to_string(tuwk_init_radix);
+  }
   ResultsFile out;
   std::string verdict;
   std::vector<char> done(cases.size(), 0);
@@ -253,11 +258,6 @@ int Main(int argc, char** argv) {
                              {"node_starts", starts}});
     if (!mismatch.empty()) meta.emplace_back("warning", mismatch);
     if (!interposer.empty()) meta.emplace_back("interposer", interposer);
-    if (radix_known) {
-      meta.emplace_back("tuwcoll_radix", "TUWk=" + std::to_string(tuwk_radix) +
-                                             " Binomialk=" + std::to_string(binomialk_radix) +
-                                             " TUWk_init=" + std::to_string(tuwk_init_radix));
-    }
     meta.insert(meta.end(), {{"element_bytes", std::to_string(sizeof(int))},  // MPI_INT blocks
                              {"validate", o.no_validate ? "no" : "yes"},
                              {"max_mem", std::to_string(o.max_mem)}});

@@ -95,6 +95,16 @@ def test_resume_refuses_other_method_and_existing_file(openmpi, tmp_path):
     assert r.returncode == 2 and "launch=1" in r.stderr and "launch=2" in r.stderr
     r = openmpi.run(2, *base, "--nrep", "2")
     assert r.returncode == 2 and "--resume" in r.stderr
+    # radix-k rows: a resume whose radixes differ (another build's model, TUWCOLL_RADIX) would
+    # file two trees under one name
+    radix = ["--ops", "TUWk_Gatherv", "--dists", "same", "--b", "1", "--nrep", "2", "--warmup",
+             "0", "--out", tmp_path / "radix.csv"]
+    assert openmpi.run(2, *radix, env_extra={"TUWCOLL_RADIX": "3"}).returncode == 0
+    r = openmpi.run(2, *radix, "--resume", env_extra={"TUWCOLL_RADIX": "4"})
+    assert r.returncode == 2 and "tuwcoll_radix=TUWk=3" in r.stderr \
+        and "tuwcoll_radix=TUWk=4" in r.stderr, r.stderr
+    r = openmpi.run(2, *radix, "--resume", env_extra={"TUWCOLL_RADIX": "3"})
+    assert r.returncode == 0, r.stderr
 
 
 BAD_INPUTS = [
