@@ -84,7 +84,8 @@ TEST_F(Errors, InvalidRootAndNullCommunicatorEverywhere) {
 TEST_F(Errors, BadRadixSettingEverywhere) {
   const char* before = std::getenv("TUWCOLL_RADIX");
   const std::string saved = before != nullptr ? before : "";
-  for (const char* bad : {"1", "65", "four", "3x", "-2"}) {
+  for (const char* bad : {"1", "65", "four", "3x", "-2", "TUWk=1", "TUWk=4 Foo=3", "TUWk",
+                          "TUWk=", "Binomialk=9;TUWk=4"}) {
     setenv("TUWCOLL_RADIX", bad, 1);
     for (const auto& alg : tuw::kGathervAlgorithms) {
       const bool radix_k = alg.name == "TUWk_Gatherv" || alg.name == "Binomialk_Gatherv";
@@ -119,6 +120,25 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
   EXPECT_EQ(TUWk_Radix_init(MPI_COMM_NULL, &tuwk_init), MPI_ERR_COMM);
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, nullptr), MPI_ERR_ARG);
   EXPECT_EQ(TUWk_Radix_init(comm_, nullptr), MPI_ERR_ARG);
+  // Per family, as irrbench records them; a family left out gets the model's radix.
+  int model_tuwk = 0, model_binomialk = 0, model_init = 0;
+  unsetenv("TUWCOLL_RADIX");
+  EXPECT_EQ(TUWk_Radix(comm_, &model_tuwk, &model_binomialk), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Radix_init(comm_, &model_init), MPI_SUCCESS);
+  setenv("TUWCOLL_RADIX", "TUWk=4,Binomialk=6 TUWk_init=7", 1);
+  EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
+  EXPECT_EQ(tuwk, 4);
+  EXPECT_EQ(binomialk, 6);
+  EXPECT_EQ(tuwk_init, 7);
+  setenv("TUWCOLL_RADIX", "Binomialk=11", 1);
+  EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
+  EXPECT_EQ(tuwk, model_tuwk);
+  EXPECT_EQ(binomialk, 11);
+  EXPECT_EQ(tuwk_init, model_init);
+  EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
+  EXPECT_TRUE(GatherStillWorks(Binomialk_Gatherv));
   setenv("TUWCOLL_RADIX", "2", 1);
   EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
   unsetenv("TUWCOLL_RADIX");  // the model's choice (tested in test_loggp)

@@ -109,7 +109,8 @@ int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm, int radix = 2
 constexpr int kChooseRadix = 0;
 constexpr int kChoosePlannedRadix = -1;
 // Replaces a kChoose* *radix by the radix for a (local) group of p processes (radix_choice.cpp):
-// TUWCOLL_RADIX where it is set (a whole number from 2 to tree::kMaxRadix, the same on every
+// TUWCOLL_RADIX where it sets one for the tree's family (a whole number from 2 to
+// tree::kMaxRadix for all, or e.g. "TUWk=4 Binomialk=9 TUWk_init=9"; the same on every
 // process), else the LogGP model's choice (tree::ModelRadix) from the costs in TUWCOLL_MODEL_FIT
 // or the built-in ones; a given radix stays. MPI_SUCCESS, or MPI_ERR_ARG with a message naming
 // the bad value (every process reads the same environment, so all fail alike, before any

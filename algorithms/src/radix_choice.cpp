@@ -1,8 +1,10 @@
-// The radix of TUWk_* and Binomialk_* (issue 37): TUWCOLL_RADIX, else the LogGP model's choice
+// The radix of TUWk_* and Binomialk_* (issue 37): TUWCOLL_RADIX (one radix, or one per family),
+// else the LogGP model's choice
 // (tree::ModelRadix) for the group size: of the tree with its construction for TUWk_* (built at
 // every call), of its data phase alone for TUWk_*_init (built once), of the k-nomial tree for
 // Binomialk_*. Every process computes it alike from the same environment and p, so no message is
 // needed; the model runs once per (tree, p) and process.
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -42,22 +44,62 @@ bool ModelParams(tree::LogGPParams* params) {
   return true;
 }
 
+// TUWCOLL_RADIX: one radix for every family ("4"), or per family in irrbench's record's form
+// ("TUWk=4 Binomialk=9 TUWk_init=9", spaces or commas; a family left out gets the model's), so
+// that a run's recorded radixes can be run again by a build whose model chooses others.
+// *radix: the setting's radix for `family`, or 0 where it names none. False: not such a setting.
+bool RadixSetting(const char* text, const char* family, int* radix) {
+  const auto whole = [](const std::string& word, int* value) {
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(word.c_str(), &end, 10);
+    if (word.empty() || errno != 0 || *end != '\0' || v < 2 || v > tree::kMaxRadix) return false;
+    *value = static_cast<int>(v);
+    return true;
+  };
+  *radix = 0;
+  const std::string all = text;
+  if (all.find('=') == std::string::npos) return whole(all, radix);
+  std::size_t at = 0;
+  while (at < all.size()) {
+    const std::size_t end = std::min(all.find(' ', at), all.find(',', at));
+    const std::string word =
+        all.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    at = end == std::string::npos ? all.size() : end + 1;
+    if (word.empty()) continue;
+    const std::size_t equals = word.find('=');
+    const std::string name = word.substr(0, equals);
+    int value = 0;
+    if (equals == std::string::npos || !whole(word.substr(equals + 1), &value) ||
+        (name != "TUWk" && name != "Binomialk" && name != "TUWk_init")) {
+      return false;
+    }
+    if (name == family) *radix = value;
+  }
+  return true;
+}
+
 }  // namespace
 
 int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix) {
   if (*radix != kChooseRadix && *radix != kChoosePlannedRadix) return MPI_SUCCESS;
+  const char* family = algorithm != TreeAlgorithm::kAdaptive ? "Binomialk"
+                       : *radix == kChoosePlannedRadix       ? "TUWk_init"
+                                                             : "TUWk";
   const char* text = std::getenv("TUWCOLL_RADIX");
   if (text != nullptr && *text != '\0') {
-    char* end = nullptr;
-    errno = 0;
-    const long value = std::strtol(text, &end, 10);
-    if (errno != 0 || *end != '\0' || value < 2 || value > tree::kMaxRadix) {
-      std::fprintf(stderr, "libtuwcoll: TUWCOLL_RADIX=%s is not a whole number from 2 to %d\n",
+    int set = 0;
+    if (!RadixSetting(text, family, &set)) {
+      std::fprintf(stderr,
+                   "libtuwcoll: TUWCOLL_RADIX=%s is neither a whole number from 2 to %d nor a "
+                   "list like 'TUWk=4 Binomialk=9 TUWk_init=9' of such numbers\n",
                    text, tree::kMaxRadix);
       return MPI_ERR_ARG;
     }
-    *radix = static_cast<int>(value);
-    return MPI_SUCCESS;
+    if (set != 0) {
+      *radix = set;
+      return MPI_SUCCESS;
+    }
   }
   const tree::ModelTree model = algorithm != TreeAlgorithm::kAdaptive ? tree::ModelTree::kOblivious
                                 : *radix == kChoosePlannedRadix       ? tree::ModelTree::kPlanned
