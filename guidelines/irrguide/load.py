@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from . import UserError, environment
+from . import metadata as metadata_lines
 
 RAW_COLUMNS = ["op", "distribution", "b", "p", "root", "m", "m_padded", "rep", "seconds", "late",
                "status"]
@@ -63,17 +64,6 @@ def _read_lines(path):
         raise UserError(f"{path}: not a text CSV file (invalid UTF-8)") from None
     except OSError as e:
         raise UserError(f"{path}: cannot read: {e.strerror}") from None
-
-
-def _parse_metadata(lines):
-    metadata, n = {}, 0
-    while n < len(lines) and (lines[n].startswith("#") or not lines[n].strip()):
-        text = lines[n].lstrip("#").strip()
-        if "=" in text:
-            key, value = text.split("=", 1)
-            metadata[key.strip()] = value.strip()
-        n += 1
-    return metadata, n
 
 
 def _kind_of(path, header, line):
@@ -136,7 +126,7 @@ def provenance(metadata, frame, resumes):
 
 def read_file(path):
     lines = _read_lines(path)
-    metadata, header_index = _parse_metadata(lines)
+    metadata, header_index = metadata_lines.parse(lines)
     if header_index >= len(lines):
         _fail(path, None, "no header line; expected the columns " + ",".join(RAW_COLUMNS)
               + " (irrbench raw.csv) or " + ",".join(SUMMARY_COLUMNS) + " (summary)")

@@ -162,3 +162,21 @@ def test_bad_input(tmp_path, args, message):
     result = simulate("--experiment", "small", "--out", tmp_path, *args)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_resume_keeps_the_radixes_the_file_recorded(tmp_path):
+    """A radix-k run resumed by plain `scripts/simulate` (no --radix) goes on at the radixes its
+    raw.csv recorded, not at this build's model's; a resume at other radixes is refused by
+    irrbench, which would otherwise file two trees under one name."""
+    args = ["--experiment", "small", "--out", tmp_path, "--no-model", "--no-report",
+            "--bench-args", "--ops TUWk_Gatherv,Binomialk_Gatherv --dists same --b 1"]
+    first = simulate(*args, "--radix", 7)
+    assert first.returncode == 0, first.stderr
+    meta, _ = read(tmp_path / "default" / "raw.csv")
+    assert meta["tuwcoll_radix"] == "TUWk=7 Binomialk=7 TUWk_init=7"
+    resumed = simulate(*args)
+    assert resumed.returncode == 0, resumed.stderr
+    other = simulate(*args, "--radix", 5)
+    assert other.returncode != 0
+    log = (tmp_path / "default" / "simulation.log").read_text()
+    assert "tuwcoll_radix=TUWk=7" in log and "tuwcoll_radix=TUWk=5" in log
