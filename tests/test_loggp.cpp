@@ -27,6 +27,20 @@ TEST(LogGP, LinearGatherByHand) {
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4}, 0, 2, Params(10, 1, 5)), 17);
 }
 
+// Messages that keep the root's link busy back to back share it and end together, all of them,
+// as SimGrid's flows do. Linear, p = 4, root 0, G = 1 per byte, 4-byte blocks (4 on the wire):
+// ranks 1-3 send at 0-1; one after the other on the link they would be there at 15, 19, 23; a
+// chain, so all at 23, taken 23-24, 24-25, 25-26. (One message after the other: 26 too, but the
+// root would take the first at 15-16; sharing only by pairs gave 25.)
+TEST(LogGP, BackToBackMessagesEndTogether) {
+  LogGPParams params = Params(10, 1, 0);
+  params.network.us_per_byte = 1;
+  params.node = params.network;
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4, 4}, 0, 2, params), 26);
+  // Two children: 15 and 19, both at 19, taken 19-20, 20-21.
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4}, 0, 2, params), 21);
+}
+
 // Where a message starts only when its receive is posted (SMPI's default). TUW, radix 2, the
 // timeline of AdaptiveGatherByHand below: rank 2's data (sent at 13) waits for rank 3 to post
 // its receive after its construction (24): there at 34, taken 34-35; rank 3 sends at 35, rank

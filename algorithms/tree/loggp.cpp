@@ -176,10 +176,13 @@ void RunGather(Machine* machine, const Tree& tree, bool probed, bool size_known)
     std::sort(arrivals.begin(), arrivals.end());
     // Messages that kept v's link busy back to back share it (the network divides a link among
     // its flows): all of them end when the last one does, not one after the other.
+    // A chain of them ends with its last: compare each with its predecessor's own arrival, not
+    // with the end it was given.
+    std::vector<double> own(arrivals.size());
+    for (std::size_t i = 0; i < arrivals.size(); ++i) own[i] = arrivals[i].first;
     for (std::size_t i = arrivals.size(); i-- > 1;) {
       const bool back_to_back =
-          arrivals[i].second > 0 &&
-          std::abs(arrivals[i].first - arrivals[i].second - arrivals[i - 1].first) < 1e-9;
+          arrivals[i].second > 0 && std::abs(own[i] - arrivals[i].second - own[i - 1]) < 1e-9;
       if (back_to_back) arrivals[i - 1].first = arrivals[i].first;
     }
     for (const auto& a : arrivals) finished = machine->Receive(v, a.first, start);

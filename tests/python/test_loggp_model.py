@@ -50,12 +50,12 @@ def test_every_tree_and_persistent_op_within_but_where_the_model_leaves_out():
     """TUW, Binomial, Linear (paper-560) and the persistent TUW ops (paper-560-persistent) at
     b <= 100, 144 cases: within [1/1.3, 1.3] except where the model leaves something out - Two
     blocks (3-7 us, where the processes' barrier exits are most of the time: docs/irrmodel.md,
-    harness/smpi/barrier_skew_probe.c), the linear gather at b = 100 (SimGrid shares the root's
-    link among its 559 flows, then takes the receive overheads one after the other) and a few
-    trees at b = 10, by at
-    most 1.35 (messages of 40 B to a few KiB, where SimGrid's small-message factors bite), and
-    the oblivious gather by at most 1.5 (the model takes each probed message as it is
-    there; SimGrid charges some of a latency per probe at radix 2, none measurable at 8)."""
+    harness/smpi/barrier_skew_probe.c), the linear gather on Random b = 100 (1.34: its 559
+    messages of 4-400 B share the root's link, not quite as the model's chains of them; 2.19 on
+    Same before the chains ended together) and a few trees at b = 10, by at most 1.35
+    (messages of 40 B to a few KiB, where SimGrid's small-message factors bite), and the
+    oblivious gather by at most 1.5 (the model takes each probed message as it is there;
+    SimGrid charges some of a latency per probe at radix 2, none measurable at 8)."""
     found = ratios(predictions("paper-560"), {"TUW_Gatherv", "TUW_Scatterv", "Binomial_Gatherv",
                                               "Binomial_Scatterv", "Linear_Gatherv",
                                               "Linear_Scatterv"})
@@ -65,12 +65,12 @@ def test_every_tree_and_persistent_op_within_but_where_the_model_leaves_out():
     bad = outside(found)
     for (op, dist, b), ratio in bad.items():
         left_out = (dist == "two_blocks"
-                    or op == "Linear_Gatherv" and b == 100
+                    or op == "Linear_Gatherv" and b == 100 and ratio <= 1.4
                     or b == 10 and ratio <= 1.35
                     or op == "Binomial_Gatherv" and ratio <= 1.5)
         assert left_out, (op, dist, b, ratio)
     print(sorted(bad.items()))
-    assert len(bad) <= 25, bad
+    assert len(bad) <= 21, bad
 
 
 def test_radix_k_trees_within_and_above_the_bound():
