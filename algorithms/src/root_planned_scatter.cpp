@@ -4,9 +4,11 @@
 // the root computes its own node (tree::AdaptiveNodeOf, O(p)) and sends each child the block
 // sizes of the child's range (one small message, ahead of the data); each child computes its node
 // from them (the subtree is the same construction over the range) and does the same for its
-// children. The data then moves along the tree as in every scatter here (ExecuteScatter). The
-// size messages run a level ahead of the data, so the whole costs about one latency more than the
-// data phase alone (a start of TUWk_Scatterv_init), against ceil(log_k p) rounds of exchanges
+// children. A small call (tree::kOneMessageMaxBytes) sends each child its sizes and its data in
+// one message, which the child takes by probing for its size: no message more than the data
+// phase of a start of TUWk_Scatterv_init. A larger one sends the sizes a level ahead of the data,
+// which then moves along the tree as in every scatter here (ExecuteScatter, in pieces where
+// needed): about one latency more than the data phase, against ceil(log_k p) rounds of exchanges
 // for a construction.
 // A child does not know its parent before the sizes arrive: it receives them from any source,
 // with a tag of the call's own (TUWCOLL_TAG_TREE_BASE + its number on the communicator), so that
@@ -21,20 +23,24 @@
 #include <deque>
 #include <memory>
 
+#include "../tree/scatter_schedule.hpp"
 #include "internal.hpp"
 
 namespace tuw::detail {
 namespace {
 
-// A size message (tree::SizeMessageBytes): four int64 [error class, lo, hi, width], then the
-// block bytes of ranks lo..hi, each in `width` little-endian bytes (none with an error).
+// A size message (tree::SizeMessageBytes): four int64 [error class, lo, hi, width | flags], then
+// the block bytes of ranks lo..hi, each in `width` little-endian bytes (none with an error); with
+// kDataAttached in the flags the data of lo..hi follows in rank order (the caller appends it).
+constexpr std::int64_t kDataAttached = 1 << 8;
+
 std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std::int64_t hi,
-                                       const std::int64_t* sizes) {
+                                       const std::int64_t* sizes, bool data_attached = false) {
   const int n = sizes == nullptr ? 0 : static_cast<int>(hi - lo + 1);
   const std::int64_t largest = n > 0 ? *std::max_element(sizes, sizes + n) : 0;
   const std::int64_t width = tree::SizeFieldWidth(largest);
   std::vector<unsigned char> m(tree::kSizeHeaderBytes + width * n);
-  const std::int64_t header[4] = {error, lo, hi, width};
+  const std::int64_t header[4] = {error, lo, hi, width | (data_attached ? kDataAttached : 0)};
   std::memcpy(m.data(), header, sizeof header);
   unsigned char* out = m.data() + tree::kSizeHeaderBytes;
   for (int i = 0; i < n; ++i) {
@@ -45,7 +51,8 @@ std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std:
 
 struct SizesReceived {
   std::int64_t error = MPI_SUCCESS, lo = 0, hi = -1;
-  std::vector<std::int64_t> sizes;  // empty with an error
+  std::vector<std::int64_t> sizes;      // empty with an error
+  const unsigned char* data = nullptr;  // the range's data, where it came with the sizes
 };
 
 // Decodes `bytes` of a size message; false if it is not one (for ranks [0, p), to `rank`).
@@ -56,21 +63,26 @@ bool DecodeSizes(const unsigned char* m, std::int64_t bytes, int rank, int p, Si
   out->error = header[0];
   out->lo = header[1];
   out->hi = header[2];
-  const std::int64_t width = header[3];
+  const std::int64_t width = header[3] & ~kDataAttached;
+  const bool attached = (header[3] & kDataAttached) != 0;
   if (out->lo < 0 || out->hi >= p || out->lo > rank || rank > out->hi ||
-      (width != 1 && width != 2 && width != 4 && width != 8)) {
+      (width != 1 && width != 2 && width != 4 && width != 8) ||
+      (attached && out->error != MPI_SUCCESS)) {
     return false;
   }
   const std::int64_t n = out->error == MPI_SUCCESS ? out->hi - out->lo + 1 : 0;
-  if (bytes != tree::kSizeHeaderBytes + width * n) return false;
+  if (bytes < tree::kSizeHeaderBytes + width * n) return false;
   out->sizes.assign(n, 0);
+  std::int64_t total = 0;
   const unsigned char* in = m + tree::kSizeHeaderBytes;
   for (std::int64_t i = 0; i < n; ++i) {
     std::uint64_t value = 0;
     for (int b = 0; b < width; ++b) value |= static_cast<std::uint64_t>(*in++) << (8 * b);
     out->sizes[i] = static_cast<std::int64_t>(value);
+    total += out->sizes[i];
   }
-  return true;
+  out->data = attached ? in : nullptr;
+  return bytes == tree::kSizeHeaderBytes + width * n + (attached ? total : 0);
 }
 
 int TreeTag(const CallContext& ctx) {
@@ -105,38 +117,24 @@ tree::NodeView NodeInRange(const std::int64_t* sizes, int lo, int n, int fixed_r
   return view;
 }
 
-// The size messages one process sends its children, each [error, lo, hi] and, without an error,
-// the block bytes of the child's range (sizes: those of the sender's range view.lo..view.hi).
-// Posted one by one (ExecuteOptions::send_ahead), completed by Finish.
-class SizeMessages {
+// Messages of one call's tag in flight, each kept until Finish (stable addresses).
+class Outbox {
  public:
-  SizeMessages(const tree::NodeView& view, const std::int64_t* sizes, int error, int tag,
-               MPI_Comm comm)
-      : view_(view), sizes_(sizes), error_(error), tag_(tag), comm_(comm) {}
-  SizeMessages(const SizeMessages&) = delete;
-  SizeMessages& operator=(const SizeMessages&) = delete;
-  ~SizeMessages() { Finish(); }
-
-  int Send(const tree::ChildEdge& c) {
-    std::vector<unsigned char>& m = messages_.emplace_back(
-        EncodeSizes(sizes_ == nullptr ? error_ : MPI_SUCCESS, c.lo, c.hi,
-                    sizes_ == nullptr ? nullptr : sizes_ + (c.lo - view_.lo)));
+  Outbox(int tag, MPI_Comm comm) : tag_(tag), comm_(comm) {}
+  Outbox(const Outbox&) = delete;
+  Outbox& operator=(const Outbox&) = delete;
+  ~Outbox() { Finish(); }
+  // Posts `message` to `dest`, synchronously where `serial` (tree::ScatterSend); the failure.
+  int Send(std::vector<unsigned char> message, int dest, bool serial = false) {
+    std::vector<unsigned char>& m = messages_.emplace_back(std::move(message));
     MPI_Request& r = requests_.emplace_back(MPI_REQUEST_NULL);
     int failure = MPI_SUCCESS;
     WithRetry(&failure, [&] {
-      return MPI_Isend(m.data(), static_cast<int>(m.size()), MPI_BYTE, c.child, tag_, comm_, &r);
+      const int count = static_cast<int>(m.size());
+      return serial ? MPI_Issend(m.data(), count, MPI_BYTE, dest, tag_, comm_, &r)
+                    : MPI_Isend(m.data(), count, MPI_BYTE, dest, tag_, comm_, &r);
     });
     return failure;
-  }
-  // Every child's message (the deepest subtrees first), then Finish.
-  int SendAll() {
-    int failure = MPI_SUCCESS;
-    for (auto c = view_.children.rbegin(); c != view_.children.rend(); ++c) {
-      const int rc = Send(*c);
-      if (failure == MPI_SUCCESS) failure = rc;
-    }
-    const int rc = Finish();
-    return failure != MPI_SUCCESS ? failure : rc;
   }
   int Finish() {
     int failure = MPI_SUCCESS;
@@ -150,13 +148,43 @@ class SizeMessages {
   }
 
  private:
+  int tag_;
+  MPI_Comm comm_;
+  std::deque<std::vector<unsigned char>> messages_;
+  std::vector<MPI_Request> requests_;
+};
+
+// The size messages one process sends its children, each [error, lo, hi] and, without an error,
+// the block bytes of the child's range (sizes: those of the sender's range view.lo..view.hi).
+// Posted one by one (ExecuteOptions::send_ahead), completed by Finish.
+class SizeMessages {
+ public:
+  SizeMessages(const tree::NodeView& view, const std::int64_t* sizes, int error, int tag,
+               MPI_Comm comm)
+      : view_(view), sizes_(sizes), error_(error), out_(tag, comm) {}
+
+  int Send(const tree::ChildEdge& c) {
+    return out_.Send(EncodeSizes(sizes_ == nullptr ? error_ : MPI_SUCCESS, c.lo, c.hi,
+                                 sizes_ == nullptr ? nullptr : sizes_ + (c.lo - view_.lo)),
+                     c.child);
+  }
+  // Every child's message (the deepest subtrees first), then Finish.
+  int SendAll() {
+    int failure = MPI_SUCCESS;
+    for (auto c = view_.children.rbegin(); c != view_.children.rend(); ++c) {
+      const int rc = Send(*c);
+      if (failure == MPI_SUCCESS) failure = rc;
+    }
+    const int rc = Finish();
+    return failure != MPI_SUCCESS ? failure : rc;
+  }
+  int Finish() { return out_.Finish(); }
+
+ private:
   const tree::NodeView& view_;
   const std::int64_t* sizes_;
   int error_;
-  int tag_;
-  MPI_Comm comm_;
-  std::deque<std::vector<unsigned char>> messages_;  // stable addresses while in flight
-  std::vector<MPI_Request> requests_;
+  Outbox out_;
 };
 
 // The size messages as an executor's send_ahead; *failure: the first failure of a send.
@@ -168,6 +196,42 @@ ExecuteOptions SendingAhead(SizeMessages* messages, int* failure) {
     return rc;
   };
   return options;
+}
+
+// Whether a call's blocks (every rank's, in bytes) go with their sizes in one message per edge:
+// all of them and their sizes fit tree::kOneMessageMaxBytes and one message (MaxMessageBytes()).
+bool OneMessage(const std::vector<std::int64_t>& block_bytes) {
+  std::int64_t total =
+      tree::SizeMessageBytes(block_bytes.data(), static_cast<int>(block_bytes.size()));
+  for (std::int64_t b : block_bytes) total += b;
+  return total <= std::min(tree::kOneMessageMaxBytes, MaxMessageBytes());
+}
+
+// A small call: posts each child its sizes with its data in one message (sizes: those of
+// view.lo..view.hi), in the scatter schedule's order (a large message waited for before the next);
+// write(c, tail) puts the data of c's range at tail. A subtree whose data cannot be written gets
+// the error in place of its sizes. The first failure; the caller finishes `out`.
+template <typename Write>
+int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, Outbox* out, Write write) {
+  int failure = MPI_SUCCESS;
+  const auto note = [&failure](int rc) {
+    if (failure == MPI_SUCCESS) failure = rc;
+  };
+  for (const tree::ScatterSend& send : tree::ScatterSchedule(view, {}, tree::kSerialSendMinBytes)) {
+    const tree::ChildEdge& c = view.children[send.child];
+    std::vector<unsigned char> m = EncodeSizes(MPI_SUCCESS, c.lo, c.hi, sizes + (c.lo - view.lo),
+                                               /*data_attached=*/true);
+    const std::size_t at = m.size();
+    m.resize(at + static_cast<std::size_t>(c.bytes));
+    const int rc = write(c, m.data() + at);
+    if (rc != MPI_SUCCESS) {
+      note(rc);
+      m = EncodeSizes(ErrorClassOf(rc), c.lo, c.hi, nullptr);
+    }
+    note(out->Send(std::move(m), c.child, send.serial));
+    if (send.wait) note(out->Finish());
+  }
+  return failure;
 }
 
 int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, int tag) {
@@ -182,6 +246,23 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
   }
   const tree::NodeView view =
       NodeInRange(block_bytes.data(), 0, ctx.size, args.root, radix, ctx.rank);
+  if (OneMessage(block_bytes)) {
+    Outbox out(tag, ctx.private_comm);
+    int failure = SendWithData(
+        view, block_bytes.data(), &out, [&](const tree::ChildEdge& c, unsigned char* tail) {
+          return PackBlocks(args.sendbuf, args.sendcounts, args.displs, args.sendtype, c.lo, c.hi,
+                            reinterpret_cast<char*>(tail), ctx.private_comm);
+        });
+    int local = MPI_SUCCESS;
+    if (args.recvbuf != MPI_IN_PLACE) {
+      local = LocalCopy(OffsetBy(args.sendbuf, args.displs[ctx.rank], args.sendtype),
+                        args.sendcounts[ctx.rank], args.sendtype, args.recvbuf, args.recvcount,
+                        args.recvtype, ctx.private_comm, ctx.rank);
+    }
+    const int finished = out.Finish();
+    if (failure == MPI_SUCCESS) failure = finished;
+    return local != MPI_SUCCESS ? local : failure;
+  }
   SizeMessages messages(view, block_bytes.data(), MPI_SUCCESS, tag, ctx.private_comm);
   int failure = MPI_SUCCESS;
   const int rc =
@@ -195,14 +276,19 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
   std::int64_t own_bytes = 0;
   const int local_error = CheckScatterArgs(args, ctx, &own_bytes, nullptr);
   int failure = MPI_SUCCESS;
-  const int capacity =
-      tree::kSizeHeaderBytes + 8 * LargestRange(ctx.rank, ctx.size, args.root, radix);
+  // The parent's first message (the sizes, with the data in a small call), from any source, into
+  // room for the largest either can be: a receive posted at once, not a probe (SimGrid's
+  // MPI_Probe polls: 1-4 us more per level at p = 560).
+  const std::int64_t capacity = std::max(
+      std::min(tree::kOneMessageMaxBytes, MaxMessageBytes()),
+      tree::kSizeHeaderBytes +
+          8 * static_cast<std::int64_t>(LargestRange(ctx.rank, ctx.size, args.root, radix)));
   std::unique_ptr<unsigned char[]> message(new unsigned char[capacity]);
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Status status;
   WithRetry(&failure, [&] {
-    return MPI_Irecv(message.get(), capacity, MPI_BYTE, MPI_ANY_SOURCE, tag, ctx.private_comm,
-                     &request);
+    return MPI_Irecv(message.get(), static_cast<int>(capacity), MPI_BYTE, MPI_ANY_SOURCE, tag,
+                     ctx.private_comm, &request);
   });
   WithRetry(&failure, [&] { return MPI_Wait(&request, &status); });
   int bytes = 0;
@@ -226,6 +312,25 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
   // A count that differs from the root's: this process's error (MPI_Scatterv's truncation).
   int own_error = local_error;
   if (own_error == MPI_SUCCESS && view.own_bytes != own_bytes) own_error = MPI_ERR_TRUNCATE;
+  if (got.data != nullptr) {  // a small call: the range's data came with the sizes
+    std::vector<std::int64_t> before(n + 1, 0);  // bytes of the range before each rank
+    for (int i = 0; i < n; ++i) before[i + 1] = before[i] + sizes[i];
+    Outbox out(tag, ctx.private_comm);
+    int sent = SendWithData(view, sizes, &out, [&](const tree::ChildEdge& c, unsigned char* tail) {
+      std::memcpy(tail, got.data + before[c.lo - lo], static_cast<std::size_t>(c.bytes));
+      return MPI_SUCCESS;
+    });
+    int local = MPI_SUCCESS;
+    if (own_error == MPI_SUCCESS && own_bytes > 0) {
+      local = UnpackElements(reinterpret_cast<const char*>(got.data + before[ctx.rank - lo]),
+                             args.recvcount, args.recvtype, args.recvbuf, ctx.private_comm);
+    }
+    const int finished = out.Finish();
+    if (sent == MPI_SUCCESS) sent = finished;
+    if (own_error != MPI_SUCCESS) return own_error;
+    if (failure != MPI_SUCCESS) return failure;
+    return local != MPI_SUCCESS ? local : sent;
+  }
   SizeMessages messages(view, sizes, MPI_SUCCESS, tag, ctx.private_comm);
   int send_failure = MPI_SUCCESS;
   ExecuteOptions options = SendingAhead(&messages, &send_failure);

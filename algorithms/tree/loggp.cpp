@@ -215,10 +215,12 @@ void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_know
   serve(tree.root, machine->Clock(tree.root));
 }
 
-// TUWk_Scatterv's (root_planned_scatter.cpp): the root sends each child its subtree's sizes
-// right before its data; a child takes them from a receive posted at its start, posts its data
-// receive and passes its children their sizes at once (a wave ahead of the data), then serves
-// them their data as the scatter's data phase does.
+// TUWk_Scatterv's (root_planned_scatter.cpp). A small call (kOneMessageMaxBytes): each child
+// gets its subtree's sizes and data in one message, which it takes as it probes from its start;
+// it serves its children the same way, in the scatter's schedule. A larger one: the root sends
+// each child its subtree's sizes right before its data; a child takes them from a receive posted
+// at its start, posts its data receive and passes its children their sizes at once (a wave ahead
+// of the data), then serves them their data as the scatter's data phase does.
 void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   std::vector<double> data_posted(tree.nodes.size(), 0);
   std::vector<std::int64_t> blocks(tree.nodes.size());
@@ -226,6 +228,25 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   const auto sizes_bytes = [&](const ChildEdge& c) {
     return SizeMessageBytes(blocks.data() + c.lo, c.hi - c.lo + 1);
   };
+  std::int64_t total = SizeMessageBytes(blocks.data(), static_cast<int>(blocks.size()));
+  for (std::int64_t b : blocks) total += b;
+  if (total <= kOneMessageMaxBytes) {
+    std::function<void(int, double)> serve_with_sizes = [&](int v, double have) {
+      const NodeView& node = tree.nodes[v];
+      double ready = have;
+      for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytes)) {
+        const ChildEdge& c = node.children[s.child];
+        const Message m = machine->Send(v, c.child, sizes_bytes(c) + c.bytes, ready);
+        const double probing = machine->Clock(c.child);  // since its start
+        const double arrival = machine->Arrival(m, probing);
+        const double child_has = machine->Receive(c.child, arrival, probing);
+        if (s.wait) ready = arrival;
+        serve_with_sizes(c.child, child_has);
+      }
+    };
+    serve_with_sizes(tree.root, machine->Clock(tree.root));
+    return;
+  }
   const auto send_sizes = [&](int v, const ChildEdge& c, double ready) {
     const Message m = machine->Send(v, c.child, sizes_bytes(c), ready);
     const double posted = machine->Clock(c.child);  // at its start
