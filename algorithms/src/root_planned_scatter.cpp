@@ -4,8 +4,8 @@
 // the root computes its own node (tree::AdaptiveNodeOf, O(p)) and sends each child the block
 // sizes of the child's range (one small message, ahead of the data); each child computes its node
 // from them (the subtree is the same construction over the range) and does the same for its
-// children. A small call (tree::kOneMessageMaxBytes) sends each child its sizes and its data in
-// one message, which the child takes by probing for its size: no message more than the data
+// children. A small call (tree::OneMessageCall) sends each child its sizes and its data in one
+// message, taken by a receive posted with room for the largest: no message more than the data
 // phase of a start of TUWk_Scatterv_init. A larger one sends the sizes a level ahead of the data,
 // which then moves along the tree as in every scatter here (ExecuteScatter, in pieces where
 // needed): about one latency more than the data phase, against ceil(log_k p) rounds of exchanges
@@ -198,19 +198,10 @@ ExecuteOptions SendingAhead(SizeMessages* messages, int* failure) {
   return options;
 }
 
-// Whether a call's blocks (every rank's, in bytes) go with their sizes in one message per edge:
-// all of them and their sizes fit tree::kOneMessageMaxBytes and one message (MaxMessageBytes()).
-bool OneMessage(const std::vector<std::int64_t>& block_bytes) {
-  std::int64_t total =
-      tree::SizeMessageBytes(block_bytes.data(), static_cast<int>(block_bytes.size()));
-  for (std::int64_t b : block_bytes) total += b;
-  return total <= std::min(tree::kOneMessageMaxBytes, MaxMessageBytes());
-}
-
 // A small call: posts each child its sizes with its data in one message (sizes: those of
 // view.lo..view.hi), in the scatter schedule's order (a large message waited for before the next);
-// write(c, tail) puts the data of c's range at tail. A subtree whose data cannot be written gets
-// the error in place of its sizes. The first failure; the caller finishes `out`.
+// write(k, tail) puts the data of view.children[k]'s range at tail. A subtree whose data cannot be
+// written gets the error in place of its sizes. The first failure; the caller finishes `out`.
 template <typename Write>
 int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, Outbox* out, Write write) {
   int failure = MPI_SUCCESS;
@@ -223,7 +214,7 @@ int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, Outbox* 
                                                /*data_attached=*/true);
     const std::size_t at = m.size();
     m.resize(at + static_cast<std::size_t>(c.bytes));
-    const int rc = write(c, m.data() + at);
+    const int rc = write(send.child, m.data() + at);
     if (rc != MPI_SUCCESS) {
       note(rc);
       m = EncodeSizes(ErrorClassOf(rc), c.lo, c.hi, nullptr);
@@ -246,10 +237,11 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
   }
   const tree::NodeView view =
       NodeInRange(block_bytes.data(), 0, ctx.size, args.root, radix, ctx.rank);
-  if (OneMessage(block_bytes)) {
+  if (tree::OneMessageCall(block_bytes.data(), ctx.size, MaxMessageBytes())) {
     Outbox out(tag, ctx.private_comm);
-    int failure = SendWithData(
-        view, block_bytes.data(), &out, [&](const tree::ChildEdge& c, unsigned char* tail) {
+    int failure =
+        SendWithData(view, block_bytes.data(), &out, [&](std::size_t k, unsigned char* tail) {
+          const tree::ChildEdge& c = view.children[k];
           return PackBlocks(args.sendbuf, args.sendcounts, args.displs, args.sendtype, c.lo, c.hi,
                             reinterpret_cast<char*>(tail), ctx.private_comm);
         });
@@ -313,17 +305,17 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
   int own_error = local_error;
   if (own_error == MPI_SUCCESS && view.own_bytes != own_bytes) own_error = MPI_ERR_TRUNCATE;
   if (got.data != nullptr) {  // a small call: the range's data came with the sizes
-    std::vector<std::int64_t> before(n + 1, 0);  // bytes of the range before each rank
-    for (int i = 0; i < n; ++i) before[i + 1] = before[i] + sizes[i];
+    const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);  // the range's layout
     Outbox out(tag, ctx.private_comm);
-    int sent = SendWithData(view, sizes, &out, [&](const tree::ChildEdge& c, unsigned char* tail) {
-      std::memcpy(tail, got.data + before[c.lo - lo], static_cast<std::size_t>(c.bytes));
+    int sent = SendWithData(view, sizes, &out, [&](std::size_t k, unsigned char* tail) {
+      std::memcpy(tail, got.data + offsets.child[k],
+                  static_cast<std::size_t>(view.children[k].bytes));
       return MPI_SUCCESS;
     });
     int local = MPI_SUCCESS;
     if (own_error == MPI_SUCCESS && own_bytes > 0) {
-      local = UnpackElements(reinterpret_cast<const char*>(got.data + before[ctx.rank - lo]),
-                             args.recvcount, args.recvtype, args.recvbuf, ctx.private_comm);
+      local = UnpackElements(reinterpret_cast<const char*>(got.data + offsets.own), args.recvcount,
+                             args.recvtype, args.recvbuf, ctx.private_comm);
     }
     const int finished = out.Finish();
     if (sent == MPI_SUCCESS) sent = finished;

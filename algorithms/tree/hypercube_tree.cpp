@@ -228,6 +228,12 @@ std::int64_t SizeMessageBytes(const std::int64_t* sizes, int n) {
   return kSizeHeaderBytes + static_cast<std::int64_t>(SizeFieldWidth(largest)) * n;
 }
 
+bool OneMessageCall(const std::int64_t* sizes, int n, std::int64_t max_message_bytes) {
+  std::int64_t total = SizeMessageBytes(sizes, n);
+  for (int i = 0; i < n; ++i) total += sizes[i];
+  return total <= std::min(kOneMessageMaxBytes, max_message_bytes);
+}
+
 NodeView ObliviousLocalView(int rank, int p, int fixed_root, int radix) {
   CheckRadix("ObliviousLocalView", radix);
   // A cube's root in the oblivious tree: the given root if the cube holds it, else its last rank.

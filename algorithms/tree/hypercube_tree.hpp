@@ -136,6 +136,9 @@ std::int64_t SizeMessageBytes(const std::int64_t* sizes, int n);
 // (docs/irrmodel.md). Larger calls keep the sizes a level ahead of the data, which then goes in
 // pieces as needed.
 constexpr std::int64_t kOneMessageMaxBytes = 256 * 1024;
+// Whether a call with these n block sizes is small: its blocks and their size message within
+// kOneMessageMaxBytes and within max_message_bytes (the library's single-message limit).
+bool OneMessageCall(const std::int64_t* sizes, int n, std::int64_t max_message_bytes);
 
 // The order of one round's children in a NodeView (the children of one merge): ascending bytes,
 // then rank, so that a scatter, which serves children from the last, sends the largest first.

@@ -228,9 +228,7 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   const auto sizes_bytes = [&](const ChildEdge& c) {
     return SizeMessageBytes(blocks.data() + c.lo, c.hi - c.lo + 1);
   };
-  std::int64_t total = SizeMessageBytes(blocks.data(), static_cast<int>(blocks.size()));
-  for (std::int64_t b : blocks) total += b;
-  if (total <= kOneMessageMaxBytes) {
+  if (OneMessageCall(blocks.data(), static_cast<int>(blocks.size()), kOneMessageMaxBytes)) {
     std::function<void(int, double)> serve_with_sizes = [&](int v, double have) {
       const NodeView& node = tree.nodes[v];
       double ready = have;
