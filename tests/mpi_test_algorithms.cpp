@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "../algorithms/src/internal.hpp"
 #include "hypercube_tree.hpp"
@@ -348,18 +349,22 @@ TEST(Sequences, BackToBackCallsAndUserTraffic) {
 // TUWk_Scatterv's processes take their first message (their subtree's sizes) from any source, as
 // they do not know their parent before: calls in a row on trees that change from call to call
 // (root and a large block move), with no barrier between them, must not take a later call's
-// message for an earlier one's. Radixes 2 and 3 give deep trees, so parents change; the results
-// are checked after all calls against the pattern the root sent.
+// message for an earlier one's. Radixes 2 and 3 give deep trees, so parents change, and so do
+// the greedy trees of a small call (TUWCOLL_SCATTER_STEP: 0 the radix tree, else the step; empty
+// blocks among them); the results are checked after all calls against the pattern the root sent.
 TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
   const int p = Size(), rank = Rank();
   constexpr int kCalls = 40;
-  for (const char* radix : {"2", "3"}) {
+  for (const auto& [radix, step] : {std::pair{"2", "0"}, std::pair{"3", "0"}, std::pair{"3", "1"},
+                                    std::pair{"3", "2"}, std::pair{"2", "5"}}) {
     setenv("TUWCOLL_RADIX", radix, 1);
+    setenv("TUWCOLL_SCATTER_STEP", step, 1);
     std::vector<std::vector<int>> received(kCalls);
     for (int i = 0; i < kCalls; ++i) {
       const int root = (i * 7) % p;
       std::vector<int> counts(p, 1 + i % 3);
       counts[(i * 3 + 1) % p] = 50 + i;
+      if (i % 4 == 0) counts[(i * 5 + 2) % p] = 0;
       int extent = 0;
       const std::vector<int> displs = ContiguousDisplacements(counts, &extent);
       std::vector<int> send(rank == root ? extent : 1);
@@ -372,16 +377,17 @@ TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
       EXPECT_EQ(TUWk_Scatterv(send.data(), counts.data(), displs.data(), MPI_INT,
                               received[i].data(), counts[rank], MPI_INT, root, MPI_COMM_WORLD),
                 MPI_SUCCESS)
-          << "call " << i << " radix " << radix;
+          << "call " << i << " radix " << radix << " step " << step;
     }
     unsetenv("TUWCOLL_RADIX");
+    unsetenv("TUWCOLL_SCATTER_STEP");
     bool ok = true;
     for (int i = 0; i < kCalls; ++i) {
       const int own = static_cast<int>(received[i].size()) - 1;
       for (int k = 0; k < own; ++k) ok = ok && received[i][k] == Pattern(rank, k + i);
       ok = ok && received[i][own] == kFill;
     }
-    EXPECT_TRUE(AllRanks(ok)) << "radix " << radix << ", rank " << rank;
+    EXPECT_TRUE(AllRanks(ok)) << "radix " << radix << ", step " << step << ", rank " << rank;
   }
 }
 

@@ -78,6 +78,32 @@ TEST_F(Errors, InvalidRootAndNullCommunicatorEverywhere) {
   }
 }
 
+// A greedy-step setting that is no step: every process of TUWk_Scatterv returns MPI_ERR_ARG
+// before any message, and a good one (0: the radix tree; a step) scatters correctly.
+TEST_F(Errors, BadScatterStepSettingEverywhere) {
+  const auto scatter = [&] {
+    for (const auto& alg : tuw::kScattervAlgorithms) {
+      if (alg.name == "TUWk_Scatterv") return ErrorClass(Scatter(alg.fn, 2, 0));
+    }
+    return MPI_ERR_OTHER;
+  };
+  const char* before = std::getenv("TUWCOLL_SCATTER_STEP");
+  const std::string saved = before != nullptr ? before : "";
+  for (const char* bad : {"-1", "65", "five", "3x", "1e2"}) {
+    setenv("TUWCOLL_SCATTER_STEP", bad, 1);
+    EXPECT_EQ(scatter(), MPI_ERR_ARG) << bad;
+  }
+  for (const char* good : {"0", "1", "4", "64"}) {
+    setenv("TUWCOLL_SCATTER_STEP", good, 1);
+    EXPECT_EQ(scatter(), MPI_SUCCESS) << good;
+  }
+  if (before != nullptr) {
+    setenv("TUWCOLL_SCATTER_STEP", saved.c_str(), 1);
+  } else {
+    unsetenv("TUWCOLL_SCATTER_STEP");
+  }
+}
+
 // A radix setting that is no radix: every process of every radix-k row (plain, persistent)
 // returns MPI_ERR_ARG before any message (all read the same environment), and the next call
 // with a good setting is correct. TUWCOLL_RADIX=3 is what the MPI tests run with (CMake).

@@ -82,11 +82,13 @@ TEST(LogGP, AdaptiveGatherByHand) {
 
 // TUWk_Scatterv's tree planned by its root. p = 4, root 0, radix 2: 0 <- {1 (round 0),
 // 3 (round 1, ranks 2-3)}, 3 <- 2; the root serves 3 first.
-// A small call, each child's sizes and data in one message (kOneMessageMaxBytes), taken as the
-// child probes from its start: the root sends 3's at 0-1 (there 11, taken 11-12), 3 sends 2's at
-// 12-13 (there 23, taken 23-24), the root sends 1's at 1-2 (there 12, taken 12-13): 24, the
-// planned tree's data phase, whether a message leaves at once or waits for its receive (posted
-// at 0 by the probing child).
+// The planned tree's data phase: the root sends 3's at 0-1 (there 11, taken 11-12), 3 sends 2's
+// at 12-13 (there 23, taken 23-24), the root sends 1's at 1-2 (there 12, taken 12-13): 24,
+// whether a message leaves at once or waits for its receive (posted at 0 by the child).
+// A small call (kOneMessageMaxBytes) sends each child its sizes and data in one message on the
+// tree SmallScatterShape picks: with L = 10 against o = 1 the greedy tree of step 3 (and any
+// larger) is the star, which beats both the radix-2 tree (24) and the greedy step 2 (0 -> {1, 2},
+// 0 -> 3, 1 -> 2: 24 too): 1's, 2's, 3's at 0-1, 1-2, 2-3, there 11, 12, 13, taken by 14.
 // Blocks of 100000 bytes (400 KB: sizes a level ahead, then the data; every message serial,
 // the root waiting for each before the next; eager): the root sends 3 its sizes (0-1, there 11,
 // taken 11-12); 3 passes 2 its sizes at once (12-13, there 23, taken 23-24); the root's data to
@@ -98,12 +100,20 @@ TEST(LogGP, RootPlannedScatterByHand) {
   const std::vector<std::int64_t> same = {4, 4, 4, 4};
   const std::vector<std::int64_t> large(4, 100000);
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kPlanned, same, 0, 2, params), 24);
-  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params), 24);
+  EXPECT_EQ(SmallScatterShape(4, 4, 2, params), 3);
+  EXPECT_DOUBLE_EQ(PlannedScatterTime(BuildGreedyTree(same, 0, 2), params), 24);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params), 14);
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, large, 0, 2, params), 26);
   params.eager_limit_bytes = 0;
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kPlanned, same, 0, 2, params), 24);
-  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params), 24);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params), 14);
   EXPECT_THROW(GatherTime(ModelTree::kRootPlanned, same, 0, 2, params), std::invalid_argument);
+  // A call is judged by its mean block rounded down to a power of two; a call too large for one
+  // message keeps the radix tree.
+  EXPECT_EQ(ShapeBlockBytes({1, 2, 3, 4}), 2);
+  EXPECT_EQ(ShapeBlockBytes({5, 5, 6}), 4);
+  EXPECT_EQ(ShapeBlockBytes({0, 0}), 0);
+  EXPECT_EQ(SmallScatterShape(4, 1 << 20, 2, params), 0);
   EXPECT_EQ(ModelRadix(ModelTree::kRootPlanned, 560, RadixCosts{}.Params()),
             ModelRadix(ModelTree::kAdaptive, 560, RadixCosts{}.Params()));
 }

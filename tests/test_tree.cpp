@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "greedy_tree.hpp"
 #include "hypercube_tree.hpp"
 #include "scatter_schedule.hpp"
 
@@ -319,6 +320,102 @@ TEST(ScatterSchedule, LocalLeavesGoWhileTheFirstSerialSendIsOnTheWire) {
   v.children.erase(v.children.begin() + 1);
   EXPECT_EQ(ScatterSchedule(v, node, 8192),
             (std::vector<ScatterSend>{{2, false, false}, {1, true, true}, {0, true, true}}));
+}
+
+// ---- the LogP-greedy tree of a small TUWk_Scatterv call ----
+
+// n = 8, step 2: f(x) = 1, 1, 2, 3, 5, 8 for x = 0..5, so T = 5 and the sender's children hold
+// f(3), f(2), f(1), f(0) = 3, 2, 1, 1 ranks. Range [1..3] (T = 3): f(1), f(0) = 1, 1; [4, 5]: 1.
+// Times: 0 sends to 1, 4, 6, 7 at 0, 1, 2, 3; 1 (ready at 2) to 2, 3 at 2, 3; 4 (ready at 3) to 5
+// at 3: everyone has it by 5 = T.
+TEST(GreedyTree, HandDerivedEightRanksStepTwo) {
+  EXPECT_EQ(GreedyChildCounts(8, 2), (std::vector<int>{3, 2, 1, 1}));
+  EXPECT_EQ(GreedyChildCounts(3, 2), (std::vector<int>{1, 1}));
+  EXPECT_EQ(GreedyChildCounts(8, 1), (std::vector<int>{4, 2, 1}));  // step 1: binomial
+  EXPECT_TRUE(GreedyChildCounts(1, 3).empty());
+  const std::vector<std::int64_t> bytes{1, 2, 3, 4, 5, 6, 7, 8};
+  const Tree t = BuildGreedyTree(bytes, 0, 2);
+  const auto ranges = [&](int rank) {  // the first sent first
+    std::vector<std::pair<int, int>> r;
+    for (auto c = t.nodes[rank].children.rbegin(); c != t.nodes[rank].children.rend(); ++c)
+      r.push_back({c->lo, c->hi});
+    return r;
+  };
+  using R = std::vector<std::pair<int, int>>;
+  EXPECT_EQ(ranges(0), (R{{1, 3}, {4, 5}, {6, 6}, {7, 7}}));
+  EXPECT_EQ(ranges(1), (R{{2, 2}, {3, 3}}));
+  EXPECT_EQ(ranges(4), (R{{5, 5}}));
+  EXPECT_EQ(t.nodes[4].bytes, 11);
+  EXPECT_EQ(t.nodes[5].parent, 4);
+  // Root 5: the ranges start at 6 and wrap; the first (3 ranks) is split at the end: [6, 7], [0].
+  const Tree w = BuildGreedyTree(bytes, 5, 2);
+  std::vector<std::pair<int, int>> top;
+  for (auto c = w.nodes[5].children.rbegin(); c != w.nodes[5].children.rend(); ++c)
+    top.push_back({c->lo, c->hi});
+  EXPECT_EQ(top, (R{{6, 7}, {0, 0}, {1, 2}, {3, 3}, {4, 4}}));
+  EXPECT_THROW(GreedyChildCounts(8, 0), std::invalid_argument);
+  EXPECT_THROW(BuildGreedyTree(bytes, 8, 2), std::invalid_argument);
+}
+
+// Every node: its rank and its children's ranges tile its range, each child's node holds the
+// edge's range, every process is reached by T (+1 at the top, where a range may be split), every
+// node is GreedyNodeOf's, and a child's subtree is the greedy tree of its range alone (what a
+// child of TUWk_Scatterv computes from the range it was sent).
+TEST(GreedyTree, TilesItsRangesInTimeAndFromTheRangeAlone) {
+  std::mt19937 gen(7);
+  for (int n : {1, 2, 3, 5, 8, 13, 31, 64, 100, 560}) {
+    std::vector<std::int64_t> bytes(n);
+    for (auto& b : bytes) b = std::uniform_int_distribution<int>(0, 9)(gen);
+    for (int step : {1, 2, 3, 5, 9}) {
+      int steps_needed = 0;  // T: the least x with f(x) >= n
+      for (std::vector<std::int64_t> f;; ++steps_needed) {
+        f.push_back(steps_needed < step ? 1 : f[steps_needed - 1] + f[steps_needed - step]);
+        if (f.back() >= n) break;
+      }
+      for (int root : {-1, 0, n / 2, n - 1}) {
+        SCOPED_TRACE("n " + std::to_string(n) + " step " + std::to_string(step) + " root " +
+                     std::to_string(root));
+        const Tree t = BuildGreedyTree(bytes, root, step);
+        std::vector<int> ready(n, -1);
+        ready[t.root] = 0;
+        std::vector<int> order{t.root};
+        for (std::size_t at = 0; at < order.size(); ++at) {
+          const NodeView& v = t.nodes[order[at]];
+          EXPECT_EQ(v, GreedyNodeOf(bytes.data(), n, root, step, v.rank));
+          std::vector<bool> covered(n, false);
+          covered[v.rank] = true;
+          std::int64_t sum = v.own_bytes;
+          int sent = 0;
+          for (auto c = v.children.rbegin(); c != v.children.rend(); ++c, ++sent) {
+            for (int r = c->lo; r <= c->hi; ++r) {
+              EXPECT_FALSE(covered[r]);
+              covered[r] = true;
+            }
+            sum += c->bytes;
+            const NodeView& child = t.nodes[c->child];
+            EXPECT_EQ(child.parent, v.rank);
+            EXPECT_EQ(child.lo, c->lo);
+            EXPECT_EQ(child.hi, c->hi);
+            EXPECT_EQ(c->child, c->lo);
+            ready[c->child] = ready[v.rank] + sent + step;
+            order.push_back(c->child);
+            // the child's subtree from its range alone
+            std::vector<std::int64_t> range(bytes.begin() + c->lo, bytes.begin() + c->hi + 1);
+            const NodeView alone = GreedyNodeOf(range.data(), c->hi - c->lo + 1, -1, step, 0);
+            ASSERT_EQ(alone.children.size(), child.children.size());
+            for (std::size_t k = 0; k < alone.children.size(); ++k) {
+              EXPECT_EQ(alone.children[k].lo + c->lo, child.children[k].lo);
+              EXPECT_EQ(alone.children[k].hi + c->lo, child.children[k].hi);
+            }
+          }
+          for (int r = 0; r < n; ++r) EXPECT_EQ(covered[r], v.lo <= r && r <= v.hi) << r;
+          EXPECT_EQ(sum, v.bytes);
+        }
+        EXPECT_EQ(static_cast<int>(order.size()), n);
+        for (int r = 0; r < n; ++r) EXPECT_LE(ready[r], steps_needed + (root > 0 ? 1 : 0)) << r;
+      }
+    }
+  }
 }
 
 }  // namespace

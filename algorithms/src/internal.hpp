@@ -116,6 +116,15 @@ constexpr int kChoosePlannedRadix = -1;
 // the bad value (every process reads the same environment, so all fail alike, before any
 // message).
 int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix);
+// The tree of a small TUWk_Scatterv call (tree::OneMessageCall), which its root names in the
+// messages: TUWCOLL_SCATTER_STEP where set (0: the adaptive radix tree; 1 to
+// tree::kMaxGreedyStep: the LogP-greedy tree of that step, tree/greedy_tree.hpp), else the LogGP
+// model's choice (tree::SmallScatterShape) for p blocks of tree::ShapeBlockBytes, computed once
+// per (p, size class, radix) and process from the same costs as the radix. ScatterStepSetting:
+// *step = the setting, or -1 where there is none; MPI_ERR_ARG with a message naming a bad value
+// (every process reads it, so all fail alike, before any message).
+int ScatterStepSetting(int* step);
+int ModelScatterStep(int p, std::int64_t block_bytes, int radix);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the
 // first bad own arguments in the group, or a failed computation) for the group and the root,

@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "../tree/loggp.hpp"
@@ -117,6 +118,38 @@ int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix) {
   if (!ModelParams(&params)) return MPI_ERR_ARG;
   *radix = chosen[key] = tree::ModelRadix(model, p, params);
   return MPI_SUCCESS;
+}
+
+int ScatterStepSetting(int* step) {
+  *step = -1;
+  const char* text = std::getenv("TUWCOLL_SCATTER_STEP");
+  if (text == nullptr || *text == '\0') return MPI_SUCCESS;
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text, &end, 10);
+  if (errno != 0 || *end != '\0' || value < 0 || value > tree::kMaxGreedyStep) {
+    std::fprintf(stderr,
+                 "libtuwcoll: TUWCOLL_SCATTER_STEP=%s is not a whole number from 0 (the radix "
+                 "tree) to %d (the greedy tree's step)\n",
+                 text, tree::kMaxGreedyStep);
+    return MPI_ERR_ARG;
+  }
+  *step = static_cast<int>(value);
+  return MPI_SUCCESS;
+}
+
+int ModelScatterStep(int p, std::int64_t block_bytes, int radix) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, std::int64_t, int>, int> chosen;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(p, block_bytes, radix);
+  const auto it = chosen.find(key);
+  if (it != chosen.end()) return it->second;
+  tree::LogGPParams params;
+  // A fit file that cannot be read (the radix, set by TUWCOLL_RADIX, did not read it) is
+  // reported; the built-in costs then.
+  if (!ModelParams(&params)) params = tree::RadixCosts{}.Params();
+  return chosen[key] = tree::SmallScatterShape(p, block_bytes, radix, params);
 }
 
 }  // namespace tuw::detail

@@ -6,7 +6,10 @@
 // from them (the subtree is the same construction over the range) and does the same for its
 // children. A small call (tree::OneMessageCall) sends each child its sizes and its data in one
 // message, taken by a receive posted with room for the largest: no message more than the data
-// phase of a start of TUWk_Scatterv_init. A larger one sends the sizes a level ahead of the data,
+// phase of a start of TUWk_Scatterv_init; and its tree is the one the root picks by the LogGP
+// model (ModelScatterStep): the radix tree or, where latency rules (b = 1), the LogP-greedy tree
+// (tree/greedy_tree.hpp), whose shape depends on a range's number of ranks only and is named in
+// every message's header. A larger one sends the sizes a level ahead of the data,
 // which then moves along the tree as in every scatter here (ExecuteScatter, in pieces where
 // needed): about one latency more than the data phase, against ceil(log_k p) rounds of exchanges
 // for a construction.
@@ -23,6 +26,8 @@
 #include <deque>
 #include <memory>
 
+#include "../tree/greedy_tree.hpp"
+#include "../tree/loggp.hpp"
 #include "../tree/scatter_schedule.hpp"
 #include "internal.hpp"
 
@@ -31,16 +36,22 @@ namespace {
 
 // A size message (tree::SizeMessageBytes): four int64 [error class, lo, hi, width | flags], then
 // the block bytes of ranks lo..hi, each in `width` little-endian bytes (none with an error); with
-// kDataAttached in the flags the data of lo..hi follows in rank order (the caller appends it).
+// kDataAttached in the flags the data of lo..hi follows in rank order (the caller appends it),
+// and the flags name the tree of the range: 0 the radix tree, else the greedy tree's step
+// (bits kStepShift on), which the root chose for the call (ModelScatterStep).
 constexpr std::int64_t kDataAttached = 1 << 8;
+constexpr int kStepShift = 16;
 
 std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std::int64_t hi,
-                                       const std::int64_t* sizes, bool data_attached = false) {
+                                       const std::int64_t* sizes, bool data_attached = false,
+                                       int step = 0) {
   const int n = sizes == nullptr ? 0 : static_cast<int>(hi - lo + 1);
   const std::int64_t largest = n > 0 ? *std::max_element(sizes, sizes + n) : 0;
   const std::int64_t width = tree::SizeFieldWidth(largest);
   std::vector<unsigned char> m(tree::kSizeHeaderBytes + width * n);
-  const std::int64_t header[4] = {error, lo, hi, width | (data_attached ? kDataAttached : 0)};
+  const std::int64_t header[4] = {
+      error, lo, hi,
+      width | (data_attached ? kDataAttached | static_cast<std::int64_t>(step) << kStepShift : 0)};
   std::memcpy(m.data(), header, sizeof header);
   unsigned char* out = m.data() + tree::kSizeHeaderBytes;
   for (int i = 0; i < n; ++i) {
@@ -53,6 +64,7 @@ struct SizesReceived {
   std::int64_t error = MPI_SUCCESS, lo = 0, hi = -1;
   std::vector<std::int64_t> sizes;      // empty with an error
   const unsigned char* data = nullptr;  // the range's data, where it came with the sizes
+  int step = 0;                         // the range's tree: 0 radix, else the greedy step
 };
 
 // Decodes `bytes` of a size message; false if it is not one (for ranks [0, p), to `rank`).
@@ -63,10 +75,13 @@ bool DecodeSizes(const unsigned char* m, std::int64_t bytes, int rank, int p, Si
   out->error = header[0];
   out->lo = header[1];
   out->hi = header[2];
-  const std::int64_t width = header[3] & ~kDataAttached;
+  const std::int64_t width = header[3] & 0xff;
   const bool attached = (header[3] & kDataAttached) != 0;
+  out->step = static_cast<int>(header[3] >> kStepShift);
   if (out->lo < 0 || out->hi >= p || out->lo > rank || rank > out->hi ||
       (width != 1 && width != 2 && width != 4 && width != 8) ||
+      (header[3] & ~(kDataAttached | 0xff | std::int64_t{0xff} << kStepShift)) != 0 ||
+      out->step > tree::kMaxGreedyStep || (out->step > 0 && !attached) ||
       (attached && out->error != MPI_SUCCESS)) {
     return false;
   }
@@ -102,10 +117,12 @@ int LargestRange(int rank, int p, int root, int radix) {
   return ranks;
 }
 
-// The node of `rank` (absolute) in the tree over ranks lo..lo+n-1 with these sizes.
+// The node of `rank` (absolute) in the tree over ranks lo..lo+n-1 with these sizes: the radix
+// tree, or with step > 0 the greedy tree of that step.
 tree::NodeView NodeInRange(const std::int64_t* sizes, int lo, int n, int fixed_root, int radix,
-                           int rank) {
-  tree::NodeView view = tree::AdaptiveNodeOf(sizes, n, fixed_root, radix, rank - lo);
+                           int rank, int step = 0) {
+  tree::NodeView view = step > 0 ? tree::GreedyNodeOf(sizes, n, fixed_root, step, rank - lo)
+                                 : tree::AdaptiveNodeOf(sizes, n, fixed_root, radix, rank - lo);
   view.rank += lo;
   view.lo += lo;
   view.hi += lo;
@@ -199,11 +216,13 @@ ExecuteOptions SendingAhead(SizeMessages* messages, int* failure) {
 }
 
 // A small call: posts each child its sizes with its data in one message (sizes: those of
-// view.lo..view.hi), in the scatter schedule's order (a large message waited for before the next);
+// view.lo..view.hi; step: the tree's, named in the header), in the scatter schedule's order (a
+// large message waited for before the next);
 // write(k, tail) puts the data of view.children[k]'s range at tail. A subtree whose data cannot be
 // written gets the error in place of its sizes. The first failure; the caller finishes `out`.
 template <typename Write>
-int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, Outbox* out, Write write) {
+int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, int step, Outbox* out,
+                 Write write) {
   int failure = MPI_SUCCESS;
   const auto note = [&failure](int rc) {
     if (failure == MPI_SUCCESS) failure = rc;
@@ -211,7 +230,7 @@ int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, Outbox* 
   for (const tree::ScatterSend& send : tree::ScatterSchedule(view, {}, tree::kSerialSendMinBytes)) {
     const tree::ChildEdge& c = view.children[send.child];
     std::vector<unsigned char> m = EncodeSizes(MPI_SUCCESS, c.lo, c.hi, sizes + (c.lo - view.lo),
-                                               /*data_attached=*/true);
+                                               /*data_attached=*/true, step);
     const std::size_t at = m.size();
     m.resize(at + static_cast<std::size_t>(c.bytes));
     const int rc = write(send.child, m.data() + at);
@@ -225,7 +244,8 @@ int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, Outbox* 
   return failure;
 }
 
-int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, int tag) {
+int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, int step_setting,
+                  int tag) {
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   const int local_error = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
@@ -235,12 +255,15 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
     SizeMessages(view, nullptr, ErrorClassOf(local_error), tag, ctx.private_comm).SendAll();
     return local_error;
   }
-  const tree::NodeView view =
-      NodeInRange(block_bytes.data(), 0, ctx.size, args.root, radix, ctx.rank);
   if (tree::OneMessageCall(block_bytes.data(), ctx.size, MaxMessageBytes())) {
+    const int step = step_setting >= 0
+                         ? step_setting
+                         : ModelScatterStep(ctx.size, tree::ShapeBlockBytes(block_bytes), radix);
+    const tree::NodeView view =
+        NodeInRange(block_bytes.data(), 0, ctx.size, args.root, radix, ctx.rank, step);
     Outbox out(tag, ctx.private_comm);
     int failure =
-        SendWithData(view, block_bytes.data(), &out, [&](std::size_t k, unsigned char* tail) {
+        SendWithData(view, block_bytes.data(), step, &out, [&](std::size_t k, unsigned char* tail) {
           const tree::ChildEdge& c = view.children[k];
           return PackBlocks(args.sendbuf, args.sendcounts, args.displs, args.sendtype, c.lo, c.hi,
                             reinterpret_cast<char*>(tail), ctx.private_comm);
@@ -255,6 +278,8 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
     if (failure == MPI_SUCCESS) failure = finished;
     return local != MPI_SUCCESS ? local : failure;
   }
+  const tree::NodeView view =
+      NodeInRange(block_bytes.data(), 0, ctx.size, args.root, radix, ctx.rank);
   SizeMessages messages(view, block_bytes.data(), MPI_SUCCESS, tag, ctx.private_comm);
   int failure = MPI_SUCCESS;
   const int rc =
@@ -299,7 +324,7 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
     return static_cast<int>(got.error);
   }
   const std::int64_t* sizes = got.sizes.data();
-  tree::NodeView view = NodeInRange(sizes, lo, n, -1, radix, ctx.rank);
+  tree::NodeView view = NodeInRange(sizes, lo, n, -1, radix, ctx.rank, got.step);
   view.parent = status.MPI_SOURCE;
   // A count that differs from the root's: this process's error (MPI_Scatterv's truncation).
   int own_error = local_error;
@@ -307,7 +332,7 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
   if (got.data != nullptr) {  // a small call: the range's data came with the sizes
     const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);  // the range's layout
     Outbox out(tag, ctx.private_comm);
-    int sent = SendWithData(view, sizes, &out, [&](std::size_t k, unsigned char* tail) {
+    int sent = SendWithData(view, sizes, got.step, &out, [&](std::size_t k, unsigned char* tail) {
       std::memcpy(tail, got.data + offsets.child[k],
                   static_cast<std::size_t>(view.children[k].bytes));
       return MPI_SUCCESS;
@@ -340,12 +365,13 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
 int TuwkScatterv(const ScatterArgs& args) {
   if (IsIntercomm(args.comm)) return InterScatter(args, TreeAlgorithm::kAdaptive, kChooseRadix);
   CallContext ctx;
-  int radix = kChooseRadix;
+  int radix = kChooseRadix, step_setting = -1;
   int rc = BeginCollective(args.comm, args.root, &ctx);
   if (rc == MPI_SUCCESS) rc = ResolveRadix(TreeAlgorithm::kAdaptive, ctx.size, &radix);
+  if (rc == MPI_SUCCESS) rc = ScatterStepSetting(&step_setting);
   if (rc != MPI_SUCCESS) return rc;
   const int tag = TreeTag(ctx);
-  if (ctx.rank == args.root) return ScatterAtRoot(args, ctx, radix, tag);
+  if (ctx.rank == args.root) return ScatterAtRoot(args, ctx, radix, step_setting, tag);
   return ScatterAtNonRoot(args, ctx, radix, tag);
 }
 

@@ -277,6 +277,10 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   serve(tree.root, machine->Clock(tree.root));
 }
 
+void RootPlanned(Machine* machine, const Tree& tree, bool, bool) {
+  RunRootPlannedScatter(machine, tree);
+}
+
 Tree LinearTree(const std::vector<std::int64_t>& block_bytes, int root) {
   const int p = static_cast<int>(block_bytes.size());
   Tree tree;
@@ -403,12 +407,42 @@ double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, 
 double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root,
                    int radix, const LogGPParams& params) {
   if (kind == ModelTree::kRootPlanned) {
-    return TimedKind(kind, block_bytes, root, radix, params,
-                     [](Machine* machine, const Tree& tree, bool, bool) {
-                       RunRootPlannedScatter(machine, tree);
-                     });
+    const int p = static_cast<int>(block_bytes.size());
+    const int step = OneMessageCall(block_bytes.data(), p, kOneMessageMaxBytes)
+                         ? SmallScatterShape(p, ShapeBlockBytes(block_bytes), radix, params)
+                         : 0;
+    const Tree tree = step > 0 ? BuildGreedyTree(block_bytes, root, step)
+                               : ModelTreeOf(kind, block_bytes, root, radix);
+    return Timed(tree, false, false, radix, params, RootPlanned);
   }
   return TimedKind(kind, block_bytes, root, radix, params, RunScatter);
+}
+
+std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes) {
+  std::int64_t total = 0;
+  for (std::int64_t b : block_bytes) total += b;
+  const std::int64_t mean =
+      block_bytes.empty() ? 0 : total / static_cast<std::int64_t>(block_bytes.size());
+  std::int64_t rounded = 1;
+  while (rounded * 2 <= mean) rounded *= 2;
+  return mean == 0 ? 0 : rounded;
+}
+
+int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params) {
+  const std::vector<std::int64_t> blocks(p, block_bytes);
+  if (p <= 2 || !OneMessageCall(blocks.data(), p, kOneMessageMaxBytes)) return 0;
+  int best = 0;
+  double best_time = Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, 0, radix), false, false,
+                           radix, params, RootPlanned);
+  for (int step = 1; step <= 16; ++step) {
+    const double time =
+        Timed(BuildGreedyTree(blocks, 0, step), false, false, radix, params, RootPlanned);
+    if (time < best_time) {
+      best = step;
+      best_time = time;
+    }
+  }
+  return best;
 }
 
 double PlannedGatherTime(const Tree& tree, const LogGPParams& params) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "greedy_tree.hpp"
 #include "hypercube_tree.hpp"
 #include "sequenced_tree.hpp"
 
@@ -65,7 +66,8 @@ enum class ModelTree {
   kAdaptive,  // TUW (radix 2) and TUWk: construction rounds, then the data
   kPlanned,   // the adaptive tree built at init (TUW_*_init): the data only
   // TUWk_Scatterv on an intracommunicator: the adaptive tree planned by the root, each child's
-  // subtree sizes sent ahead of its data and passed on at once (scatter only)
+  // subtree sizes sent ahead of its data and passed on at once, or in a small call with its data
+  // on the tree SmallScatterShape picks (scatter only)
   kRootPlanned,
   kOblivious,  // Binomial(k): no construction, children probed (taken) in round order
   kLinear,     // every process straight to the root
@@ -113,6 +115,15 @@ struct RadixCosts {
                            gap_us);
   }
 };
+
+// The tree of a small TUWk_Scatterv call (OneMessageCall): 0 = the adaptive radix-k tree, s >= 1 =
+// the LogP-greedy tree of step s (greedy_tree.hpp), whichever the model gives the smallest time
+// (the one-message protocol, root 0) for p blocks of block_bytes each. Candidates: steps 1 ... 16
+// (the hop over the send step is about 9 on the QDR-class fit). ShapeBlockBytes is the block size
+// a call is judged by: its mean rounded down to a power of two (0 for none), so that a process
+// computes the choice once per p and size class, and the rounded call is small when the call is.
+std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes);
+int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params);
 
 // The radix of TUWk (kAdaptive) or Binomialk (kOblivious) for p processes: the one with the
 // smallest modelled gather time for one 4-byte block per process (the latency-bound case the

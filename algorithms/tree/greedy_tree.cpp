@@ -1,0 +1,142 @@
+#include "greedy_tree.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace tuw::tree {
+namespace {
+
+void CheckStep(int step) {
+  if (step < 1 || step > kMaxGreedyStep) {
+    throw std::invalid_argument("greedy tree: step " + std::to_string(step) + " is not in 1.." +
+                                std::to_string(kMaxGreedyStep));
+  }
+}
+
+// The ranges [first, last] of the children of `sender`, which holds [lo, hi]; the first sent
+// first. Below the top sender == lo; at the top the ranges wrap round past hi to lo.
+std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender, int step) {
+  std::vector<std::pair<int, int>> ranges;
+  int at = sender + 1;
+  for (int count : GreedyChildCounts(hi - lo + 1, step)) {
+    if (at > hi) at = lo;
+    const int room = (at > sender ? hi : sender - 1) - at + 1;
+    if (count > room) {  // it would cross the end (at the top only): two children
+      ranges.push_back({at, at + room - 1});
+      count -= room;
+      at = lo;
+    }
+    ranges.push_back({at, at + count - 1});
+    at += count;
+  }
+  return ranges;
+}
+
+// The node of `sender` holding [lo, hi] with these children's ranges (prefix: byte prefix sums).
+NodeView MakeNode(int sender, int lo, int hi, const std::vector<std::pair<int, int>>& ranges,
+                  const std::vector<std::int64_t>& prefix) {
+  NodeView view;
+  view.rank = sender;
+  view.lo = lo;
+  view.hi = hi;
+  view.bytes = prefix[hi + 1] - prefix[lo];
+  view.own_bytes = prefix[sender + 1] - prefix[sender];
+  const int k = static_cast<int>(ranges.size());
+  for (int i = k - 1; i >= 0; --i) {  // ascending round: the first sent last
+    ChildEdge e;
+    e.child = e.lo = ranges[i].first;
+    e.hi = ranges[i].second;
+    e.level = k - 1 - i;
+    e.bytes = prefix[e.hi + 1] - prefix[e.lo];
+    view.children.push_back(e);
+  }
+  return view;
+}
+
+std::vector<std::int64_t> Prefix(const std::int64_t* block_bytes, int n) {
+  std::vector<std::int64_t> prefix(n + 1, 0);
+  for (int i = 0; i < n; ++i) prefix[i + 1] = prefix[i] + block_bytes[i];
+  return prefix;
+}
+
+void CheckTree(int n, int root, int step) {
+  CheckStep(step);
+  if (n < 1 || root < -1 || root >= n) {
+    throw std::invalid_argument("greedy tree: root " + std::to_string(root) + " not in -1.." +
+                                std::to_string(n - 1) + " (n = " + std::to_string(n) + ")");
+  }
+}
+
+}  // namespace
+
+std::vector<int> GreedyChildCounts(int n, int step) {
+  CheckStep(step);
+  std::vector<std::int64_t> f;  // f[x]: the most ranks a subtree holds with x steps left
+  for (int x = 0;; ++x) {
+    f.push_back(x < step ? 1 : f[x - 1] + f[x - step]);
+    if (f[x] >= n) break;
+  }
+  const int t = static_cast<int>(f.size()) - 1;
+  std::vector<int> counts;
+  std::int64_t left = n - 1;
+  for (int i = 0; left > 0; ++i) {
+    const int x = t - step - i;  // >= 0 while ranks are left: f(t) - 1 = sum of f(t - step - i)
+    const std::int64_t count = std::min(f[x], left);
+    counts.push_back(static_cast<int>(count));
+    left -= count;
+  }
+  return counts;
+}
+
+NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int step, int rank) {
+  CheckTree(n, fixed_root, step);
+  if (rank < 0 || rank >= n) throw std::invalid_argument("GreedyNodeOf: rank out of range");
+  const std::vector<std::int64_t> prefix = Prefix(block_bytes, n);
+  int lo = 0, hi = n - 1, sender = fixed_root < 0 ? 0 : fixed_root;
+  int parent = -1, parent_level = -1;
+  for (;;) {
+    const std::vector<std::pair<int, int>> ranges = ChildRanges(lo, hi, sender, step);
+    if (sender == rank) {
+      NodeView view = MakeNode(sender, lo, hi, ranges, prefix);
+      view.parent = parent;
+      view.parent_level = parent_level;
+      return view;
+    }
+    std::size_t i = 0;
+    while (!(ranges[i].first <= rank && rank <= ranges[i].second)) ++i;
+    parent = sender;
+    parent_level = static_cast<int>(ranges.size() - 1 - i);
+    lo = sender = ranges[i].first;
+    hi = ranges[i].second;
+  }
+}
+
+Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int step) {
+  const int n = static_cast<int>(block_bytes.size());
+  CheckTree(n, root, step);
+  const std::vector<std::int64_t> prefix = Prefix(block_bytes.data(), n);
+  Tree tree;
+  tree.root = root < 0 ? 0 : root;
+  tree.nodes.resize(n);
+  // (sender, lo, hi, parent, parent_level) still to place; each rank is a sender once.
+  struct Pending {
+    int sender, lo, hi, parent, parent_level;
+  };
+  std::vector<Pending> pending{{tree.root, 0, n - 1, -1, -1}};
+  while (!pending.empty()) {
+    const Pending at = pending.back();
+    pending.pop_back();
+    const std::vector<std::pair<int, int>> ranges = ChildRanges(at.lo, at.hi, at.sender, step);
+    NodeView& view = tree.nodes[at.sender] = MakeNode(at.sender, at.lo, at.hi, ranges, prefix);
+    view.parent = at.parent;
+    view.parent_level = at.parent_level;
+    for (const ChildEdge& c : view.children) {
+      pending.push_back({c.child, c.lo, c.hi, at.sender, c.level});
+    }
+  }
+  return tree;
+}
+
+}  // namespace tuw::tree

@@ -1,0 +1,41 @@
+// The LogP-greedy scatter tree of a small TUWk_Scatterv call (issue 37; pure, no MPI): the shape
+// of Karp et al.'s optimal single-item broadcast (1993) over contiguous rank ranges. Time goes in
+// send steps: a process that has its data sends to a new child every step, and a child can send
+// `step` steps after its parent began to send to it (step = the hop 2o + L over the send step
+// max(g, o), as a whole number). With x steps left a subtree holds at most f(x) ranks:
+// f(x) = 1 for x < step, else f(x - 1) + f(x - step) (the sender goes on, the new child starts).
+// A range of n ranks takes the least T with f(T) >= n; its i-th child (sent i-th, from 0) gets
+// f(T - step - i) ranks, the last what is left. Where the adaptive radix tree has ceil(log_k p)
+// rounds of k - 1 children each, this one lets every process send on as long as it pays, which is
+// what a latency-bound call (b = 1) wants: docs/irrmodel.md.
+//
+// The shape depends on the number of ranks only, so a child given its range (the sizes and the
+// data come with it) computes its own subtree without any other knowledge. Below the top a range's
+// sender is its first rank and its children follow in rank order; at the top the children's
+// ranges start after the root and wrap round to rank 0, a range that would cross the root's place
+// being split in two children (every range stays contiguous: the data goes in rank order).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hypercube_tree.hpp"
+
+namespace tuw::tree {
+
+// Steps from 1 to this (larger would be a chain of processes each serving one child).
+constexpr int kMaxGreedyStep = 64;
+
+// The number of ranks of each child of the sender of a range of n ranks, the first sent first.
+std::vector<int> GreedyChildCounts(int n, int step);
+
+// One process's node of the greedy tree over n ranks with these block sizes, rooted at
+// fixed_root (-1: rank 0, a subtree's own range), rank relative to the range; children in
+// ascending round as in every NodeView (the first sent is the last: a scatter serves from the
+// last). O(n + depth).
+NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int step, int rank);
+
+// The whole tree (every GreedyNodeOf), O(p).
+Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int step);
+
+}  // namespace tuw::tree
