@@ -431,18 +431,23 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes) {
 int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params) {
   const std::vector<std::int64_t> blocks(p, block_bytes);
   if (p <= 2 || !OneMessageCall(blocks.data(), p, kOneMessageMaxBytes)) return 0;
-  int best = 0;
-  double best_time = Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, 0, radix), false, false,
-                           radix, params, RootPlanned);
-  for (int step = 1; step <= 16; ++step) {
-    const double time =
-        Timed(BuildGreedyTree(blocks, 0, step), false, false, radix, params, RootPlanned);
-    if (time < best_time) {
-      best = step;
-      best_time = time;
+  const auto greedy = [&](const std::vector<std::int64_t>& b, int step) {
+    return Timed(BuildGreedyTree(b, 0, step), false, false, radix, params, RootPlanned);
+  };
+  // The step: the latency-bound case's (4-byte blocks), as the radix is chosen.
+  const std::vector<std::int64_t> latency_bound(p, 4);
+  int step = 1;
+  double step_time = greedy(latency_bound, 1);
+  for (int s = 2; s <= 16; ++s) {
+    const double time = greedy(latency_bound, s);
+    if (time < step_time) {
+      step = s;
+      step_time = time;
     }
   }
-  return best;
+  const double radix_time = Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, 0, radix), false,
+                                  false, radix, params, RootPlanned);
+  return greedy(blocks, step) < radix_time ? step : 0;
 }
 
 double PlannedGatherTime(const Tree& tree, const LogGPParams& params) {

@@ -117,9 +117,12 @@ struct RadixCosts {
 };
 
 // The tree of a small TUWk_Scatterv call (OneMessageCall): 0 = the adaptive radix-k tree, s >= 1 =
-// the LogP-greedy tree of step s (greedy_tree.hpp), whichever the model gives the smallest time
-// (the one-message protocol, root 0) for p blocks of block_bytes each. Candidates: steps 1 ... 16
-// (the hop over the send step is about 9 on the QDR-class fit). ShapeBlockBytes is the block size
+// the LogP-greedy tree of step s (greedy_tree.hpp), whichever the model gives the smaller time
+// (the one-message protocol, root 0) for p blocks of block_bytes each. The step is the one with
+// the smallest modelled time for 4-byte blocks (the latency-bound case, as for the radix), of
+// 1 ... 16 (the hop over the send step is about 9 on the QDR-class fit): steps chosen per size
+// measured worse, not better (radix-560-scatter's platform, b = 10: the model's 11 30.6 us, its
+// 9 28.1, the radix tree 28.1; docs/irrmodel.md). ShapeBlockBytes is the block size
 // a call is judged by: its mean rounded down to a power of two (0 for none), so that a process
 // computes the choice once per p and size class, and the rounded call is small when the call is.
 std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes);
