@@ -123,8 +123,18 @@ const std::vector<std::string>& MethodKeys() {
   // launch: a file holds one launch; --resume continues that launch, never another's.
   // tuwcoll_radix: the radix-k rows' radixes (absent without such rows); a resume by a build
   // or TUWCOLL_RADIX that chooses others would mix two trees under one operation's name.
-  static const std::vector<std::string> keys = {
-      "library", "p", "root", "nrep", "warmup", "sync", "seed", "rho", "launch", "tuwcoll_radix"};
+  // tuwcoll_scatter_step: likewise a small TUWk_Scatterv call's greedy step (TUWk_Scatter_step).
+  static const std::vector<std::string> keys = {"library",
+                                                "p",
+                                                "root",
+                                                "nrep",
+                                                "warmup",
+                                                "sync",
+                                                "seed",
+                                                "rho",
+                                                "launch",
+                                                "tuwcoll_radix",
+                                                "tuwcoll_scatter_step"};
   return keys;
 }
 

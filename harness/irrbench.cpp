@@ -175,13 +175,15 @@ int Main(int argc, char** argv) {
            row->tree.compare(row->tree.size() - 2, 2, "-k") == 0;
   });
   int tuwk_radix = 0, binomialk_radix = 0, tuwk_init_radix = 0;
+  int scatter_step = 0, step_by_model = 0;
   const bool radix_known = radix_k &&
                            TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS &&
-                           TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS;
+                           TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS &&
+                           TUWk_Scatter_step(comm, &scatter_step, &step_by_model) == MPI_SUCCESS;
   if (radix_k && !radix_known) {
     return Fail(rank,
-                "TUWk_*/Binomialk_*: no radix (TUWCOLL_RADIX or TUWCOLL_MODEL_FIT is bad, "
-                "see libtuwcoll's message)");
+                "TUWk_*/Binomialk_*: no radix (TUWCOLL_RADIX, TUWCOLL_SCATTER_STEP or "
+                "TUWCOLL_MODEL_FIT is bad, see libtuwcoll's message)");
   }
   if (o.max_mem == 0) o.max_mem = PhysicalMemory() / 4;
   if (o.out.empty()) {
@@ -218,6 +220,8 @@ int Main(int argc, char** argv) {
     method["tuwcoll_radix"] = "TUWk=" + std::to_string(tuwk_radix) +
                               " Binomialk=" + std::to_string(binomialk_radix) +
                               " TUWk_init=" + std::to_string(tuwk_init_radix);
+    method["tuwcoll_scatter_step"] =
+        std::to_string(scatter_step) + (step_by_model ? " model" : " TUWCOLL_SCATTER_STEP");
   }
   ResultsFile out;
   std::string verdict;

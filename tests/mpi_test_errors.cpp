@@ -89,14 +89,25 @@ TEST_F(Errors, BadScatterStepSettingEverywhere) {
   };
   const char* before = std::getenv("TUWCOLL_SCATTER_STEP");
   const std::string saved = before != nullptr ? before : "";
+  int step = -1, by_model = -1;
   for (const char* bad : {"-1", "65", "five", "3x", "1e2"}) {
     setenv("TUWCOLL_SCATTER_STEP", bad, 1);
     EXPECT_EQ(scatter(), MPI_ERR_ARG) << bad;
+    EXPECT_EQ(TUWk_Scatter_step(comm_, &step, &by_model), MPI_ERR_ARG) << bad;
   }
   for (const char* good : {"0", "1", "4", "64"}) {
     setenv("TUWCOLL_SCATTER_STEP", good, 1);
     EXPECT_EQ(scatter(), MPI_SUCCESS) << good;
+    EXPECT_EQ(TUWk_Scatter_step(comm_, &step, &by_model), MPI_SUCCESS) << good;
+    EXPECT_EQ(step, std::atoi(good));
+    EXPECT_EQ(by_model, 0);
   }
+  unsetenv("TUWCOLL_SCATTER_STEP");
+  EXPECT_EQ(TUWk_Scatter_step(comm_, &step, &by_model), MPI_SUCCESS);
+  EXPECT_EQ(by_model, 1);
+  EXPECT_TRUE(step >= 0 && step <= 16) << step;  // the model's candidates, or the radix tree
+  EXPECT_EQ(TUWk_Scatter_step(comm_, nullptr, &by_model), MPI_ERR_ARG);
+  EXPECT_EQ(TUWk_Scatter_step(MPI_COMM_NULL, &step, &by_model), MPI_ERR_COMM);
   if (before != nullptr) {
     setenv("TUWCOLL_SCATTER_STEP", saved.c_str(), 1);
   } else {

@@ -185,3 +185,19 @@ extern "C" int TUWk_Radix_init(MPI_Comm comm, int* radix) {
   return QueryRadix(comm, tuw::detail::TreeAlgorithm::kAdaptive,
                     inter ? tuw::detail::kChooseRadix : tuw::detail::kChoosePlannedRadix, radix);
 }
+
+extern "C" int TUWk_Scatter_step(MPI_Comm comm, int* step, int* by_model) {
+  if (comm != MPI_COMM_NULL && (step == nullptr || by_model == nullptr)) return MPI_ERR_ARG;
+  int radix = 0;
+  int rc =
+      QueryRadix(comm, tuw::detail::TreeAlgorithm::kAdaptive, tuw::detail::kChooseRadix, &radix);
+  int setting = -1;
+  if (rc == MPI_SUCCESS) rc = tuw::detail::ScatterStepSetting(&setting);
+  if (rc != MPI_SUCCESS) return rc;
+  int p = 1;
+  MPI_Comm_size(comm, &p);
+  *by_model = setting < 0;
+  // The latency-bound case's (4-byte blocks): the step every greedy small call takes.
+  *step = setting >= 0 ? setting : tuw::detail::ModelScatterStep(p, 4, radix);
+  return MPI_SUCCESS;
+}
