@@ -51,6 +51,58 @@ class Machine {
     in_link_[m.to] = arrives;
     return arrives;
   }
+  // The arrivals of messages one process posted together (`posted`: each receive's), where they
+  // overlap on its link: the network shares a link among the flows on it (SimGrid's fair
+  // sharing), so a message sent first ends when its bytes are through at its share, not before
+  // the later ones start; a scatter's largest message, sent first, ends about with the last.
+  std::vector<double> ArrivalsShared(const std::vector<Message>& ms,
+                                     const std::vector<double>& posted) {
+    const std::size_t n = ms.size();
+    std::vector<double> leaves(n), left(n), done(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool eager = ms[i].bytes <= params_.eager_limit_bytes;
+      leaves[i] =
+          std::max(eager ? ms[i].sent : std::max(ms[i].sent, posted[i]), out_link_[ms[i].from]);
+      left[i] = params_.Wire(params_.Between(ms[i].from, ms[i].to), ms[i].bytes);
+    }
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return leaves[a] < leaves[b]; });
+    // Processor sharing: the active flows share the link equally.
+    std::vector<std::size_t> active;
+    std::size_t next = 0;
+    double now = n > 0 ? leaves[order[0]] : 0;
+    while (next < n || !active.empty()) {
+      while (next < n && leaves[order[next]] <= now) active.push_back(order[next++]);
+      if (active.empty()) {
+        now = leaves[order[next]];
+        continue;
+      }
+      const double share = static_cast<double>(active.size());
+      double smallest = left[active[0]];
+      for (std::size_t a : active) smallest = std::min(smallest, left[a]);
+      double step = smallest * share;  // until the smallest is through
+      if (next < n) step = std::min(step, leaves[order[next]] - now);
+      for (std::size_t a : active) left[a] -= step / share;
+      now += step;
+      for (std::size_t k = active.size(); k-- > 0;) {
+        if (left[active[k]] <= 1e-12) {
+          done[active[k]] = now;
+          active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+        }
+      }
+    }
+    std::vector<double> arrivals(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const LogGPLevel& level = params_.Between(ms[i].from, ms[i].to);
+      const double wire = left.empty() ? 0 : params_.Wire(level, ms[i].bytes);
+      arrivals[i] = std::max(done[i] + level.latency_us, in_link_[ms[i].to] + wire);
+      in_link_[ms[i].to] = arrivals[i];
+      out_link_[ms[i].from] = std::max(out_link_[ms[i].from], done[i]);
+    }
+    return arrivals;
+  }
   // The same for a small message that goes out while the sender's link waits for a larger one's
   // receive (a link is one-ported in time, not in the order of the calls): it neither waits for
   // nor holds the links.
@@ -191,18 +243,60 @@ void RunGather(Machine* machine, const Tree& tree, bool probed, bool size_known)
   done(tree.root);
 }
 
-// The scatter's data phase.
+// A scatter parent's sends up to a wait: posted one after the other (its CPU and gap), sharing
+// its link (Machine::ArrivalsShared); Flush lets each child, whose receive was posted at its
+// start, take its message and serve its subtree, and the next sends wait for the last arrival.
+class SharedSends {
+ public:
+  SharedSends(Machine* machine, int sender, double ready)
+      : machine_(machine), sender_(sender), ready_(ready) {}
+  void Post(int child, std::int64_t bytes) {
+    messages_.push_back(machine_->Send(sender_, child, bytes, ready_));
+    posted_.push_back(machine_->Clock(child));
+  }
+  template <typename Serve>
+  void Flush(const Serve& serve) {
+    const std::vector<double> arrivals = machine_->ArrivalsShared(messages_, posted_);
+    const std::vector<Message> messages = std::move(messages_);
+    const std::vector<double> posted = std::move(posted_);
+    messages_.clear();
+    posted_.clear();
+    if (!arrivals.empty()) ready_ = arrivals.back();
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+      serve(messages[i].to, machine_->Receive(messages[i].to, arrivals[i], posted[i]));
+    }
+  }
+
+ private:
+  Machine* machine_;
+  int sender_;
+  double ready_;
+  std::vector<Message> messages_;
+  std::vector<double> posted_;
+};
+
+// The scatter's data phase. Without headers (the sizes known everywhere) a parent's sends up to
+// a wait share its link; the oblivious tree's header-then-data exchanges go one by one.
 void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_known) {
   std::function<void(int, double)> serve = [&](int v, double have) {
     const NodeView& node = tree.nodes[v];
+    if (!headers) {
+      SharedSends sends(machine, v, have);
+      for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytes)) {
+        const ChildEdge& c = node.children[s.child];
+        if (size_known && c.bytes == 0) continue;
+        sends.Post(c.child, c.bytes);
+        if (s.wait) sends.Flush(serve);  // the next send waits for this one to be received
+      }
+      sends.Flush(serve);
+      return;
+    }
     double ready = have;
-    for (const ScatterSend& s : ScatterSchedule(
-             node, {}, headers ? kSerialSendMinBytesAfterHeader : kSerialSendMinBytes)) {
+    for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytesAfterHeader)) {
       const ChildEdge& c = node.children[s.child];
       if (size_known && c.bytes == 0) continue;
-      const bool header = headers && c.hi > c.lo;  // an inner node takes the block sizes first
       double child_has = machine->Clock(c.child);
-      if (header)
+      if (c.hi > c.lo)  // an inner node takes the block sizes first
         child_has =
             machine->Take(machine->Send(v, c.child, 8 * (c.hi - c.lo + 1), ready), child_has);
       const Message data = machine->Send(v, c.child, c.bytes, ready);
@@ -230,17 +324,14 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   };
   if (OneMessageCall(blocks.data(), static_cast<int>(blocks.size()), kOneMessageMaxBytes)) {
     std::function<void(int, double)> serve_with_sizes = [&](int v, double have) {
+      SharedSends sends(machine, v, have);
       const NodeView& node = tree.nodes[v];
-      double ready = have;
       for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytes)) {
         const ChildEdge& c = node.children[s.child];
-        const Message m = machine->Send(v, c.child, sizes_bytes(c) + c.bytes, ready);
-        const double probing = machine->Clock(c.child);  // since its start
-        const double arrival = machine->Arrival(m, probing);
-        const double child_has = machine->Receive(c.child, arrival, probing);
-        if (s.wait) ready = arrival;
-        serve_with_sizes(c.child, child_has);
+        sends.Post(c.child, sizes_bytes(c) + c.bytes);
+        if (s.wait) sends.Flush(serve_with_sizes);
       }
+      sends.Flush(serve_with_sizes);
     };
     serve_with_sizes(tree.root, machine->Clock(tree.root));
     return;

@@ -78,11 +78,11 @@ def test_radix_k_trees_within_and_above_the_bound():
     fit, as libtuwcoll does), and the LogP bound below every measured tree. TUWk_Scatterv from
     radix-560-scatter, the run of the tree its root plans (the model's root-planned scatter:
     radix-560's TUWk_Scatterv rows are the construction's, before it); at b <= 100 every call is
-    small, each child's sizes and data in one message, which the model runs as the planned tree's
-    data phase with the sizes on its messages: all 18 within [1/1.45, 1.45] (1.00-1.43), 11 within
-    [1/1.3, 1.3]; outside it the b = 10 cases but Decreasing (1.38-1.43: the data phase the model
-    under-predicts there, as TUWk_Scatterv_init's 1.36-1.53) and Spikes and Decreasing at b = 1
-    (1.31, 1.33)."""
+    small, each child's sizes and data in one message, on the tree the model picked (the greedy
+    tree of step 9 at b = 1 and 10, the radix tree at b = 100), the sends of a parent sharing its
+    link: all 18 within [1/1.5, 1.5] (0.97-1.49), 14 within [1/1.3, 1.3]; outside it b = 10 on
+    the greedy tree but Decreasing (1.35-1.49: the model's hop is short for the greedy tree, whose
+    best step the simulation puts at 5, not 9; docs/irrmodel.md)."""
     found, radixes = {}, set()
     for run, op in (("radix-560", "TUWk_Gatherv"), ("radix-560-scatter", "TUWk_Scatterv")):
         rows = predictions(run)
@@ -95,10 +95,10 @@ def test_radix_k_trees_within_and_above_the_bound():
     gathers = {case: x for case, x in found.items() if case[0] == "TUWk_Gatherv"}
     assert outside(gathers) == {}
     scatters = {case: x for case, x in found.items() if case[0] == "TUWk_Scatterv"}
-    assert all(1 / 1.45 <= x <= 1.45 for x in scatters.values()), outside(scatters)
+    assert all(1 / 1.5 <= x <= 1.5 for x in scatters.values()), outside(scatters)
     for (op, dist, b), ratio in outside(scatters).items():
-        assert b == 10 or b == 1 and ratio <= 1.35, (op, dist, b, ratio)
-    assert len(outside(scatters)) <= 7, outside(scatters)
+        assert b == 10, (op, dist, b, ratio)
+    assert len(outside(scatters)) <= 4, outside(scatters)
     assert radixes == {"4"}
 
 
@@ -133,9 +133,9 @@ def test_persistent_radix_k_tree_runs_at_its_own_radix_within_the_model():
     """TUWk_*_init (radix-560-persistent) builds its tree once, at the radix the model picks for
     the data phase alone: the run records the one irrmodel --model loggp names for planned-k from
     the run's fit (9; TUWk_* has 4). A start is within [1/1.3, 1.3] of the planned tree's LogGP
-    time at b <= 100 except Two blocks (the barrier's exits, as above) and the scatter at
-    b = 10 (up to 1.55: 40-byte blocks in messages of up to 9 KiB, SimGrid's small-message
-    factors), and above the LogP bound."""
+    time at b <= 100 except Two blocks (the barrier's exits, as above): the scatter at b = 10
+    1.23-1.29 since a parent's sends share its link in the model (1.36-1.55 when they went one
+    after the other), and above the LogP bound."""
     with open(SIMULATED / "radix-560-persistent" / "default" / "raw.csv") as f:
         record = next(line for line in f if line.startswith("# tuwcoll_radix="))
     run_fit = SIMULATED / "radix-560-persistent" / "default" / "fit.txt"  # the library's costs
@@ -156,8 +156,7 @@ def test_persistent_radix_k_tree_runs_at_its_own_radix_within_the_model():
     found = ratios(rows, {"TUWk_Gatherv_init", "TUWk_Scatterv_init"})
     assert len(found) == 36
     for (op, dist, b), ratio in outside(found).items():
-        assert dist == "two_blocks" or op == "TUWk_Scatterv_init" and b == 10 and ratio <= 1.55, \
-            (op, dist, b, ratio)
+        assert dist == "two_blocks", (op, dist, b, ratio)
     for r in rows:
         if r["op"].startswith("TUWk") and r["op"].endswith("_init"):
             assert r["radix"] == planned
