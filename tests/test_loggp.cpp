@@ -118,6 +118,21 @@ TEST(LogGP, RootPlannedScatterByHand) {
             ModelRadix(ModelTree::kAdaptive, 560, RadixCosts{}.Params()));
 }
 
+// A parent's sends share its link (the network's fair sharing), so the first and largest of a
+// scatter's messages does not end first. p = 4, the greedy tree of step 2 (0 -> [1, 2] first,
+// then 3; 1 -> 2), 1000-byte blocks, L = 1, o = 1, g = 0, G = 0.01 us/byte (10 us a block).
+// The root posts 1's 2000 bytes at 0-1 and 3's 1000 at 1-2. Alone 1-2, 1's message has 19 us
+// left; from 2 both share the link: 3's ends at 2 + 2 * 10 = 22, 1's then has 9 us left, alone:
+// 31. Arrivals 23 (3 takes it 23-24) and 32 (1 takes it 32-33); 1 sends 2's at 33-34, on the
+// wire 34-44, there 45, taken 45-46: 46. One after the other they would end at 36 (1's message
+// 1-21, there 22; 3's 21-31; 1 -> 2: 23-24, 24-34, there 35, taken 35-36).
+TEST(LogGP, ScatterSendsShareTheParentsLink) {
+  LogGPParams params = Params(1, 1, 0);
+  params.network.us_per_byte = params.node.us_per_byte = 0.01;
+  const std::vector<std::int64_t> blocks(4, 1000);
+  EXPECT_DOUBLE_EQ(PlannedScatterTime(BuildGreedyTree(blocks, 0, 2), params), 46);
+}
+
 // A tree built once (TUWk_*_init) is chosen for its data phase alone: on the built-in costs at
 // p = 560 the construction's rounds make TUWk prefer a small radix (fewer exchange messages a
 // round), while the planned tree takes the k-nomial tree's radix, and is faster there.
