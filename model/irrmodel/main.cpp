@@ -45,6 +45,7 @@ struct Options {
   std::string dp = "fast";
   std::int64_t max_mem = 0;
   std::string from_results, alpha_beta;  // predictions for measurements
+  std::string tsv_out;                   // --from-results: the tsv as well, into this file
   bool two_level = false;
   bool measured = false;
   // --model loggp: the LogGP model of the same trees (algorithms/tree/loggp.hpp)
@@ -146,6 +147,13 @@ int FromResults(const Options& o) {
     return Fail(error);
   }
   for (const auto& note : notes) std::fprintf(stderr, "irrmodel: note: %s\n", note.c_str());
+  if (!o.tsv_out.empty()) {  // one run of the model for both forms (hours at p = 6400)
+    const std::string tsv = irr::model::PredictionsTsv(rows);
+    std::FILE* f = std::fopen(o.tsv_out.c_str(), "w");
+    if (f == nullptr || std::fputs(tsv.c_str(), f) < 0 || std::fclose(f) != 0) {
+      return Fail("--tsv-out: cannot write '" + o.tsv_out + "'");
+    }
+  }
   const std::string text = o.format == "tsv"
                                ? irr::model::PredictionsTsv(rows)
                                : irr::model::PredictionsTable(rows, costs, o.alpha_beta);
@@ -375,6 +383,8 @@ int main(int argc, char** argv) {
            "memory the DP tables may use, e.g. 8G (default half of physical memory)");
   cli.Text("--from-results", &o.from_results, "an irrbench raw.csv: the model beside it");
   cli.Text("--alpha-beta", &o.alpha_beta, "the fit file (irrfit) for --from-results");
+  cli.Text("--tsv-out", &o.tsv_out,
+           "--from-results: also write the tsv form to FILE (one model run for both forms)");
   cli.Flag("--two-level", &o.two_level,
            "--from-results: messages inside a node at the fit's alpha_local_us and "
            "beta_local_us_per_byte (irrfit across nodes measures them)");
@@ -412,7 +422,8 @@ int main(int argc, char** argv) {
     o.root = root_text;
   }
   // The flags that only --from-results uses.
-  const std::vector<std::string> result_flags = {"--alpha-beta", "--two-level", "--measured-costs"};
+  const std::vector<std::string> result_flags = {"--alpha-beta", "--two-level", "--measured-costs",
+                                                 "--tsv-out"};
   for (const auto& flag : result_flags) {
     if (cli.Given(flag) && !cli.Given("--from-results")) {
       return Fail(flag + " needs --from-results raw.csv");

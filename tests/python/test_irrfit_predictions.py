@@ -194,6 +194,9 @@ def test_missing_gamma_defaults_to_beta_and_says_so(tmp_path):
      "alpha_us=-1 is not a number >= 0"),
     (FIT, ["--from-results", "/nonexistent/raw.csv", "--alpha-beta", "FIT"],
      "--from-results: cannot read '/nonexistent/raw.csv'"),
+    (FIT, ["--from-results", "RAW", "--alpha-beta", "FIT", "--tsv-out", "/nonexistent/m.tsv"],
+     "--tsv-out: cannot write '/nonexistent/m.tsv'"),
+    (FIT, ["--p", "8", "--tsv-out", "m.tsv"], "--tsv-out needs --from-results raw.csv"),
 ])
 def test_prediction_bad_input(tmp_path, fit_text, args, message):
     raw = write_raw(tmp_path / "raw.csv", [("TUW_Gatherv", "same", 1, 4, 4, [1e-5] * 3)])
@@ -204,6 +207,20 @@ def test_prediction_bad_input(tmp_path, fit_text, args, message):
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_one_run_writes_the_table_and_the_tsv(tmp_path):
+    """--tsv-out: the tsv of the same run, byte for byte what --format tsv prints (analyse-run
+    writes model.txt and model.tsv from one run of the model)."""
+    raw = write_raw(tmp_path / "raw.csv", [("TUW_Gatherv", "same", 1, 4, 4, [1e-5] * 3),
+                                           ("Linear_Scatterv", "random", 10, 27, 40, [2e-5] * 3)])
+    fit = tmp_path / "fit.txt"
+    fit.write_text(FIT)
+    both = irrmodel("--from-results", raw, "--alpha-beta", fit, "--tsv-out", tmp_path / "m.tsv")
+    tsv = irrmodel("--from-results", raw, "--alpha-beta", fit, "--format", "tsv")
+    assert both.returncode == 0 and tsv.returncode == 0, both.stderr
+    assert "Linear_Scatterv" in both.stdout and "\t" not in both.stdout.splitlines()[-1]
+    assert (tmp_path / "m.tsv").read_text() == tsv.stdout
 
 
 def test_prediction_rejects_files_it_cannot_regenerate(tmp_path):
