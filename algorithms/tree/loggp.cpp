@@ -250,10 +250,12 @@ class SharedSends {
  public:
   SharedSends(Machine* machine, int sender, double ready)
       : machine_(machine), sender_(sender), ready_(ready) {}
-  void Post(int child, std::int64_t bytes) {
+  // A send to `child`, whose receive was posted at `posted` (-1: at its clock, its start).
+  void Post(int child, std::int64_t bytes, double posted = -1) {
     messages_.push_back(machine_->Send(sender_, child, bytes, ready_));
-    posted_.push_back(machine_->Clock(child));
+    posted_.push_back(posted >= 0 ? posted : machine_->Clock(child));
   }
+  double Ready() const { return ready_; }
   template <typename Serve>
   void Flush(const Serve& serve) {
     const std::vector<double> arrivals = machine_->ArrivalsShared(messages_, posted_);
@@ -350,20 +352,18 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   };
   std::function<void(int, double)> serve = [&](int v, double have) {
     const NodeView& node = tree.nodes[v];
-    double ready = have;
+    SharedSends sends(machine, v, have);
     for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytes)) {
       const ChildEdge& c = node.children[s.child];
       if (v == tree.root) {
-        send_sizes(v, c, ready);
+        send_sizes(v, c, sends.Ready());
         pass_sizes(c.child);
       }
       if (c.bytes == 0) continue;
-      const Message data = machine->Send(v, c.child, c.bytes, ready);
-      const double arrival = machine->Arrival(data, data_posted[c.child]);
-      const double child_has = machine->Receive(c.child, arrival, data_posted[c.child]);
-      if (s.wait) ready = arrival;
-      serve(c.child, child_has);
+      sends.Post(c.child, c.bytes, data_posted[c.child]);
+      if (s.wait) sends.Flush(serve);
     }
+    sends.Flush(serve);
   };
   serve(tree.root, machine->Clock(tree.root));
 }
