@@ -96,8 +96,8 @@ class Machine {
     std::vector<double> arrivals(n);
     for (std::size_t i = 0; i < n; ++i) {
       const LogGPLevel& level = params_.Between(ms[i].from, ms[i].to);
-      const double wire = left.empty() ? 0 : params_.Wire(level, ms[i].bytes);
-      arrivals[i] = std::max(done[i] + level.latency_us, in_link_[ms[i].to] + wire);
+      arrivals[i] = std::max(done[i] + level.latency_us,
+                             in_link_[ms[i].to] + params_.Wire(level, ms[i].bytes));
       in_link_[ms[i].to] = arrivals[i];
       out_link_[ms[i].from] = std::max(out_link_[ms[i].from], done[i]);
     }
