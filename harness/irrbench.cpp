@@ -175,11 +175,17 @@ int Main(int argc, char** argv) {
            row->tree.compare(row->tree.size() - 2, 2, "-k") == 0;
   });
   int tuwk_radix = 0, binomialk_radix = 0, tuwk_init_radix = 0;
-  int scatter_step = 0, step_by_model = 0;
-  const bool radix_known = radix_k &&
-                           TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS &&
-                           TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS &&
-                           TUWk_Scatter_step(comm, &scatter_step, &step_by_model) == MPI_SUCCESS;
+  bool radix_known = radix_k && TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS &&
+                     TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS;
+  // A small TUWk_Scatterv call's greedy step, the same everywhere: rank 0 asks (the model costs
+  // about 0.1 s at p = 6400; under SMPI, whose processes share one CPU, all asking took minutes).
+  int step[3] = {0, 0, MPI_SUCCESS};  // step, chosen by the model, the query's error
+  if (radix_known) {
+    if (rank == 0) step[2] = TUWk_Scatter_step(comm, &step[0], &step[1]);
+    MPI_Bcast(step, 3, MPI_INT, 0, comm);
+    radix_known = step[2] == MPI_SUCCESS;
+  }
+  const int scatter_step = step[0], step_by_model = step[1];
   if (radix_k && !radix_known) {
     return Fail(rank,
                 "TUWk_*/Binomialk_*: no radix (TUWCOLL_RADIX, TUWCOLL_SCATTER_STEP or "
