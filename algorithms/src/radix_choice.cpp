@@ -45,18 +45,23 @@ bool ModelParams(tree::LogGPParams* params) {
   return true;
 }
 
+// Whether `text` is, all of it, a whole number from lo to hi (*value: it): the settings' rule.
+bool WholeNumber(const std::string& text, long lo, long hi, int* value) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || errno != 0 || *end != '\0' || v < lo || v > hi) return false;
+  *value = static_cast<int>(v);
+  return true;
+}
+
 // TUWCOLL_RADIX: one radix for every family ("4"), or per family in irrbench's record's form
 // ("TUWk=4 Binomialk=9 TUWk_init=9", spaces or commas; a family left out gets the model's), so
 // that a run's recorded radixes can be run again by a build whose model chooses others.
 // *radix: the setting's radix for `family`, or 0 where it names none. False: not such a setting.
 bool RadixSetting(const char* text, const char* family, int* radix) {
   const auto whole = [](const std::string& word, int* value) {
-    char* end = nullptr;
-    errno = 0;
-    const long v = std::strtol(word.c_str(), &end, 10);
-    if (word.empty() || errno != 0 || *end != '\0' || v < 2 || v > tree::kMaxRadix) return false;
-    *value = static_cast<int>(v);
-    return true;
+    return WholeNumber(word, 2, tree::kMaxRadix, value);
   };
   *radix = 0;
   const std::string all = text;
@@ -124,17 +129,14 @@ int ScatterStepSetting(int* step) {
   *step = -1;
   const char* text = std::getenv("TUWCOLL_SCATTER_STEP");
   if (text == nullptr || *text == '\0') return MPI_SUCCESS;
-  char* end = nullptr;
-  errno = 0;
-  const long value = std::strtol(text, &end, 10);
-  if (errno != 0 || *end != '\0' || value < 0 || value > tree::kMaxGreedyStep) {
+  if (!WholeNumber(text, 0, tree::kMaxGreedyStep, step)) {
+    *step = -1;
     std::fprintf(stderr,
                  "libtuwcoll: TUWCOLL_SCATTER_STEP=%s is not a whole number from 0 (the radix "
                  "tree) to %d (the greedy tree's step)\n",
                  text, tree::kMaxGreedyStep);
     return MPI_ERR_ARG;
   }
-  *step = static_cast<int>(value);
   return MPI_SUCCESS;
 }
 
