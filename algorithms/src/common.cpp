@@ -84,6 +84,7 @@ int GetPrivateComms(MPI_Comm comm, PrivateComms* out) {
   int size = 0;
   MPI_Comm_size(comm, &size);
   comms->calls = std::make_shared<std::vector<std::uint32_t>>(size, 0);
+  comms->buffers = std::make_shared<std::vector<CallBuffers>>(size);
   int is_inter = 0;
   MPI_Comm_test_inter(comm, &is_inter);
   comms->local = comms->comm;
@@ -148,7 +149,11 @@ int BeginCollective(MPI_Comm comm, int root, CallContext* ctx) {
   PrivateComms comms;
   int rc = GetPrivateComms(comm, &comms);
   ctx->private_comm = comms.comm;
-  if (rc == MPI_SUCCESS) ctx->any_source_calls = &(*comms.calls)[ctx->rank];
+  if (rc == MPI_SUCCESS) {
+    ctx->any_source_calls = &(*comms.calls)[ctx->rank];
+    // shares the ownership of the vector (a plan may outlive this call)
+    ctx->buffers = std::shared_ptr<CallBuffers>(comms.buffers, &(*comms.buffers)[ctx->rank]);
+  }
   return rc;
 }
 

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <new>
 
 #include "../tree/greedy_tree.hpp"
 #include "../tree/loggp.hpp"
@@ -300,18 +301,24 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
       std::min(tree::kOneMessageMaxBytes, MaxMessageBytes()),
       tree::kSizeHeaderBytes +
           8 * static_cast<std::int64_t>(LargestRange(ctx.rank, ctx.size, args.root, radix)));
-  std::unique_ptr<unsigned char[]> message(new unsigned char[capacity]);
+  // Kept between calls (CallBuffers: allocated and freed at each call, it made glibc trim and
+  // regrow the heap at every call).
+  ByteBuffer own_room;
+  auto* message = reinterpret_cast<unsigned char*>(
+      ctx.buffers ? ctx.buffers->first_message.Get(capacity, &own_room)
+                  : (own_room = TryByteBuffer(capacity)).get());
+  if (message == nullptr) throw std::bad_alloc();  // as the plain allocation it replaces
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Status status;
   WithRetry(&failure, [&] {
-    return MPI_Irecv(message.get(), static_cast<int>(capacity), MPI_BYTE, MPI_ANY_SOURCE, tag,
+    return MPI_Irecv(message, static_cast<int>(capacity), MPI_BYTE, MPI_ANY_SOURCE, tag,
                      ctx.private_comm, &request);
   });
   WithRetry(&failure, [&] { return MPI_Wait(&request, &status); });
   int bytes = 0;
   MPI_Get_count(&status, MPI_BYTE, &bytes);
   SizesReceived got;
-  if (!DecodeSizes(message.get(), bytes, ctx.rank, ctx.size, &got)) {
+  if (!DecodeSizes(message, bytes, ctx.rank, ctx.size, &got)) {
     return MPI_ERR_INTERN;  // not a size message of this library: nothing sensible to pass on
   }
   const int lo = static_cast<int>(got.lo);

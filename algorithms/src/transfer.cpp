@@ -62,7 +62,7 @@ void ByteBufferDeleter::operator()(char* p) const {
 
 ByteBuffer TryByteBuffer(std::int64_t bytes) {
   constexpr std::int64_t kHugePage = std::int64_t{2} << 20;
-  if (bytes >= 4 * kHugePage) {
+  if (bytes >= kHugePageBufferMinBytes) {
     const std::int64_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
     char* p = static_cast<char*>(std::aligned_alloc(kHugePage, rounded));
     if (p == nullptr) return ByteBuffer(nullptr, ByteBufferDeleter{true});
@@ -80,6 +80,12 @@ char* ScratchBuffer::Get(std::int64_t bytes) {
   buffer_ = TryByteBuffer(bytes);
   if (buffer_) capacity_ = bytes;
   return buffer_.get();
+}
+
+char* KeptBuffer::Get(std::int64_t bytes, ByteBuffer* own) {
+  if (bytes < kHugePageBufferMinBytes) return kept_.Get(bytes);
+  *own = TryByteBuffer(bytes);
+  return own->get();
 }
 
 void Transfers::Fail(int code) {

@@ -46,6 +46,7 @@ struct ByteBufferDeleter {
   void operator()(char* p) const;
 };
 using ByteBuffer = std::unique_ptr<char[], ByteBufferDeleter>;
+constexpr std::int64_t kHugePageBufferMinBytes = std::int64_t{8} << 20;
 ByteBuffer TryByteBuffer(std::int64_t bytes);
 
 // A buffer kept between the runs of one plan (the starts of a persistent request), so that a start
@@ -59,6 +60,19 @@ class ScratchBuffer {
  private:
   ByteBuffer buffer_;
   std::int64_t capacity_ = 0;
+};
+
+// A buffer kept between the calls on one communicator (internal.hpp's CallBuffers), for buffers
+// below kHugePageBufferMinBytes only: those are plain pages, whose first touch is what keeping
+// them saves; larger ones are huge pages, cheap to touch, and keeping them would hold that much
+// memory for the communicator's life. Get(): the kept buffer (grown where too small) for such
+// sizes, else a fresh one owned by *own; nullptr if the memory is not there.
+class KeptBuffer {
+ public:
+  char* Get(std::int64_t bytes, ByteBuffer* own);
+
+ private:
+  ScratchBuffer kept_;
 };
 
 enum class Framing { kSizeKnown, kSelfDescribing };

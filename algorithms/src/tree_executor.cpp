@@ -19,6 +19,16 @@ std::int64_t RangeBytes(const std::vector<std::int64_t>& block_bytes, int lo, in
   return sum;
 }
 
+// A non-root's subtree buffer: the plan's kept one (a persistent request's starts), else the
+// communicator's (kept between calls: CallBuffers), else the call's own in *own.
+char* SubtreeBuffer(const ExecuteOptions& options, const CallContext& ctx, std::int64_t bytes,
+                    ByteBuffer* own) {
+  if (options.scratch) return options.scratch->Get(bytes);
+  if (ctx.buffers) return ctx.buffers->subtree.Get(bytes, own);
+  *own = TryByteBuffer(bytes);
+  return own->get();
+}
+
 // A scatter parent's sends in order (tree::ScatterSchedule: the leaves on its node go while its
 // first serial network send is on the wire).
 std::vector<tree::ScatterSend> ScatterSchedule(const tree::NodeView& view,
@@ -180,8 +190,7 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
   }
   const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);
   ByteBuffer own_buffer;
-  char* buffer = options.scratch ? options.scratch->Get(view.bytes)
-                                 : (own_buffer = TryByteBuffer(view.bytes)).get();
+  char* buffer = SubtreeBuffer(options, ctx, view.bytes, &own_buffer);
   if (!buffer) down.Fail(MPI_ERR_NO_MEM);
   if (buffer && view.own_bytes > 0) {
     down.Fail(
@@ -339,8 +348,7 @@ int ScatterAtNonRoot(tree::NodeView view, const ScatterArgs& a, const CallContex
     return from_parent.Finish();
   }
   ByteBuffer own_buffer;
-  char* buffer = options.scratch ? options.scratch->Get(incoming)
-                                 : (own_buffer = TryByteBuffer(incoming)).get();
+  char* buffer = SubtreeBuffer(options, ctx, incoming, &own_buffer);
   if (!buffer) from_parent.Fail(MPI_ERR_NO_MEM);
   const bool fits = !from_parent.failed() && incoming == view.bytes;
   from_parent.Receive(view.parent, fits ? buffer : nullptr, incoming);

@@ -42,6 +42,7 @@ int TuwGathervRadix(const GatherArgs& args, int radix) {
   if (IsIntercomm(args.comm)) return InterGather(args, TreeAlgorithm::kAdaptive, radix);
   GatherPlan plan;
   plan.radix = radix;
+  plan.options.scratch = nullptr;  // a plain call: the communicator's kept buffers (CallBuffers)
   const int rc = PlanTuwGather(args, &plan);
   return rc != MPI_SUCCESS ? rc : RunGatherPlan(plan);
 }

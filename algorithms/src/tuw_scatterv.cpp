@@ -40,6 +40,7 @@ int TuwScattervRadix(const ScatterArgs& args, int radix) {
   if (IsIntercomm(args.comm)) return InterScatter(args, TreeAlgorithm::kAdaptive, radix);
   ScatterPlan plan;
   plan.radix = radix;
+  plan.options.scratch = nullptr;  // a plain call: the communicator's kept buffers (CallBuffers)
   const int rc = PlanTuwScatter(args, &plan);
   return rc != MPI_SUCCESS ? rc : RunScatterPlan(plan);
 }
