@@ -104,6 +104,13 @@ TEST(LogGP, RootPlannedScatterByHand) {
   EXPECT_DOUBLE_EQ(PlannedScatterTime(BuildGreedyTree(same, 0, 2), params), 24);
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params), 14);
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, large, 0, 2, params), 26);
+  // TUWCOLL_SCATTER_STEP's trees for the small call: 0 the radix-2 tree (the planned tree's 24),
+  // 2 the greedy tree of step 2 (24, above), 3 the star (14); the large call keeps the radix tree.
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params, 0), 24);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params, 2), 24);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params, 3), 14);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, large, 0, 2, params, 3), 26);
+  EXPECT_THROW(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params, 65), std::invalid_argument);
   params.eager_limit_bytes = 0;
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kPlanned, same, 0, 2, params), 24);
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params), 14);

@@ -496,12 +496,19 @@ double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, 
 }
 
 double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root,
-                   int radix, const LogGPParams& params) {
+                   int radix, const LogGPParams& params, int small_call_step) {
   if (kind == ModelTree::kRootPlanned) {
     const int p = static_cast<int>(block_bytes.size());
-    const int step = OneMessageCall(block_bytes.data(), p, kOneMessageMaxBytes)
-                         ? SmallScatterShape(p, ShapeBlockBytes(block_bytes), radix, params)
-                         : 0;
+    if (small_call_step < kModelsStep || small_call_step > kMaxGreedyStep) {
+      throw std::invalid_argument("ScatterTime: small_call_step " +
+                                  std::to_string(small_call_step) + " is not in -1..64");
+    }
+    int step = 0;
+    if (OneMessageCall(block_bytes.data(), p, kOneMessageMaxBytes)) {
+      step = small_call_step != kModelsStep
+                 ? small_call_step
+                 : SmallScatterShape(p, ShapeBlockBytes(block_bytes), radix, params);
+    }
     const Tree tree = step > 0 ? BuildGreedyTree(block_bytes, root, step)
                                : ModelTreeOf(kind, block_bytes, root, radix);
     return Timed(tree, false, false, radix, params, RootPlanned);

@@ -78,8 +78,12 @@ enum class ModelTree {
 // elapsed time after the barrier.
 double GatherTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, int root, int radix,
                   const LogGPParams& params);
+// kRootPlanned's small call runs on small_call_step's tree: kModelsStep the one
+// SmallScatterShape picks (the library's own choice), 0 the radix tree, s > 0 the greedy tree of
+// step s (the library under TUWCOLL_SCATTER_STEP=s).
+constexpr int kModelsStep = -1;
 double ScatterTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, int root,
-                   int radix, const LogGPParams& params);
+                   int radix, const LogGPParams& params, int small_call_step = kModelsStep);
 
 // The data phase alone of a tree built before the call (irrmodel's binary and optimal trees of
 // the linear model, as the executors run them: sizes known everywhere), with the same clocks.

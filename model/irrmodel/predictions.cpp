@@ -69,7 +69,8 @@ void AddBreakEven(std::vector<Prediction>* rows) {
 // `planned`: the adaptive tree built before the call (a persistent start): its data phase only.
 double LogGPTime(const std::string& tree, bool planned, bool scatter,
                  const std::vector<std::int64_t>& blocks, int root, int radix_setting,
-                 const FitCosts& costs, const tuw::tree::LogGPParams& params, int* radix) {
+                 int small_call_step, const FitCosts& costs, const tuw::tree::LogGPParams& params,
+                 int* radix) {
   using tuw::tree::ModelTree;
   const int p = static_cast<int>(blocks.size());
   const bool radix_k = tree == "adaptive-k" || tree == "oblivious-k";
@@ -90,7 +91,7 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
     *radix = radix_setting > 0 ? radix_setting
                                : tuw::tree::ModelRadix(kind, p, costs.radix_costs.Params());
   }
-  return scatter ? tuw::tree::ScatterTime(kind, blocks, root, *radix, params)
+  return scatter ? tuw::tree::ScatterTime(kind, blocks, root, *radix, params, small_call_step)
                  : tuw::tree::GatherTime(kind, blocks, root, *radix, params);
 }
 
@@ -233,6 +234,23 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
                 &recorded_binomialk, &recorded_tuwk_init);
   }
   if (recorded_tuwk_init == 0) recorded_tuwk_init = recorded_tuwk;
+  // TUWk_Scatterv's small calls: on the tree a TUWCOLL_SCATTER_STEP run forced (irrbench records
+  // "S TUWCOLL_SCATTER_STEP"), else ("S model", or no record) on the model's choice, recomputed
+  // per call as the library makes it.
+  int small_call_step = tuw::tree::kModelsStep;
+  if (meta.count("tuwcoll_scatter_step")) {
+    const std::string& record = meta["tuwcoll_scatter_step"];
+    int step = 0;
+    char how[32] = "";
+    if (std::sscanf(record.c_str(), "%d %31s", &step, how) != 2 ||
+        (std::string(how) != "model" && std::string(how) != "TUWCOLL_SCATTER_STEP") || step < 0 ||
+        step > tuw::tree::kMaxGreedyStep) {
+      *error = "--from-results: tuwcoll_scatter_step=" + record +
+               " is not 'S model' or 'S TUWCOLL_SCATTER_STEP' with S in 0..64";
+      return false;
+    }
+    if (std::string(how) == "TUWCOLL_SCATTER_STEP") small_call_step = step;
+  }
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
@@ -333,8 +351,8 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
       }
       row.loggp_us = unknown_radix ? kNaN
                                    : LogGPTime(op->tree, planned, scatter, blocks, mc.root,
-                                               recorded > 0 ? recorded : radix_setting, costs,
-                                               loggp, &row.radix);
+                                               recorded > 0 ? recorded : radix_setting,
+                                               small_call_step, costs, loggp, &row.radix);
       if (op->tree.find("-k") == std::string::npos) row.radix = 0;
       row.logp_bound_us = tuw::tree::LogPLowerBound(blocks, mc.root, loggp, loggp.network);
     }

@@ -209,6 +209,35 @@ def test_prediction_bad_input(tmp_path, fit_text, args, message):
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 
+def test_a_forced_scatter_step_is_priced_as_recorded(tmp_path):
+    """TUWk_Scatterv's small call on the tree the run recorded: a TUWCOLL_SCATTER_STEP run on
+    its forced step (0: the radix tree), a run on the model's choice on the model's step (the
+    star at p = 4 with L = 10, o = 1: tests/test_loggp.cpp's 14 against the radix-2 tree's 24)."""
+    fit = tmp_path / "fit.txt"
+    fit.write_text("alpha_us=12\nbeta_us_per_byte=0\ngamma_us_per_byte=0\n"
+                   "overhead_us=1\ngap_us=1\n")
+    loggp = {}
+    for record in ("3 model", "0 TUWCOLL_SCATTER_STEP", "3 TUWCOLL_SCATTER_STEP",
+                   "2 TUWCOLL_SCATTER_STEP"):
+        raw = write_raw(tmp_path / f"{record.replace(' ', '-')}.csv",
+                        [("TUWk_Scatterv", "same", 1, 4, 4, [20e-6] * 3)], root=0,
+                        meta=[("tuwcoll_radix", "TUWk=2 Binomialk=2 TUWk_init=2"),
+                              ("sync", "window"), ("tuwcoll_scatter_step", record)])
+        table, _ = predictions(raw, fit)
+        loggp[record] = float(table.set_index("op").loc["TUWk_Scatterv", "loggp_us"])
+    assert loggp["3 model"] == pytest.approx(14)
+    assert loggp["3 TUWCOLL_SCATTER_STEP"] == pytest.approx(14)
+    assert loggp["0 TUWCOLL_SCATTER_STEP"] == pytest.approx(24)
+    assert loggp["2 TUWCOLL_SCATTER_STEP"] == pytest.approx(24)
+    for bad in ("9", "x model", "65 TUWCOLL_SCATTER_STEP", "-1 TUWCOLL_SCATTER_STEP",
+                "3 TUWCOLL_RADIX"):
+        raw = write_raw(tmp_path / "bad.csv", [("TUWk_Scatterv", "same", 1, 4, 4, [20e-6])],
+                        meta=[("tuwcoll_scatter_step", bad)])
+        result = irrmodel("--from-results", raw, "--alpha-beta", fit, "--format", "tsv")
+        assert result.returncode == 2, (bad, result.stderr)
+        assert f"tuwcoll_scatter_step={bad} is not" in result.stderr, result.stderr
+
+
 def test_one_run_writes_the_table_and_the_tsv(tmp_path):
     """--tsv-out: the tsv of the same run, byte for byte what --format tsv prints (analyse-run
     writes model.txt and model.tsv from one run of the model)."""
