@@ -181,14 +181,15 @@ int Main(int argc, char** argv) {
   // about 0.1 s at p = 6400; under SMPI, whose processes share one CPU, all asking took minutes).
   int step[3] = {0, 0, MPI_SUCCESS};  // step, chosen by the model, the query's error
   if (radix_known) {
-    if (rank == 0) step[2] = TUWk_Scatter_step(comm, &step[0], &step[1]);
+    if (rank == 0) step[2] = TUWk_Scatter_step(comm, root, &step[0], &step[1]);
     MPI_Bcast(step, 3, MPI_INT, 0, comm);
     radix_known = step[2] == MPI_SUCCESS;
   }
   const int scatter_step = step[0], step_by_model = step[1];
   if (radix_k && !radix_known) {
     return Fail(rank,
-                "TUWk_*/Binomialk_*: no radix (TUWCOLL_RADIX, TUWCOLL_SCATTER_STEP or "
+                "TUWk_*/Binomialk_*: no radix (TUWCOLL_RADIX, TUWCOLL_SCATTER_STEP, "
+                "TUWCOLL_RANKS_PER_NODE or "
                 "TUWCOLL_MODEL_FIT is bad, see libtuwcoll's message)");
   }
   if (o.max_mem == 0) o.max_mem = PhysicalMemory() / 4;

@@ -93,25 +93,57 @@ TEST_F(Errors, BadScatterStepSettingEverywhere) {
   for (const char* bad : {"-1", "65", "five", "3x", "1e2"}) {
     setenv("TUWCOLL_SCATTER_STEP", bad, 1);
     EXPECT_EQ(scatter(), MPI_ERR_ARG) << bad;
-    EXPECT_EQ(TUWk_Scatter_step(comm_, &step, &by_model), MPI_ERR_ARG) << bad;
+    EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &step, &by_model), MPI_ERR_ARG) << bad;
   }
   for (const char* good : {"0", "1", "4", "64"}) {
     setenv("TUWCOLL_SCATTER_STEP", good, 1);
     EXPECT_EQ(scatter(), MPI_SUCCESS) << good;
-    EXPECT_EQ(TUWk_Scatter_step(comm_, &step, &by_model), MPI_SUCCESS) << good;
+    EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &step, &by_model), MPI_SUCCESS) << good;
     EXPECT_EQ(step, std::atoi(good));
     EXPECT_EQ(by_model, 0);
   }
   unsetenv("TUWCOLL_SCATTER_STEP");
-  EXPECT_EQ(TUWk_Scatter_step(comm_, &step, &by_model), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &step, &by_model), MPI_SUCCESS);
   EXPECT_EQ(by_model, 1);
   EXPECT_TRUE(step >= 0 && step <= 16) << step;  // the model's candidates, or the radix tree
-  EXPECT_EQ(TUWk_Scatter_step(comm_, nullptr, &by_model), MPI_ERR_ARG);
-  EXPECT_EQ(TUWk_Scatter_step(MPI_COMM_NULL, &step, &by_model), MPI_ERR_COMM);
+  EXPECT_EQ(TUWk_Scatter_step(comm_, 0, nullptr, &by_model), MPI_ERR_ARG);
+  EXPECT_EQ(TUWk_Scatter_step(MPI_COMM_NULL, 0, &step, &by_model), MPI_ERR_COMM);
   if (before != nullptr) {
     setenv("TUWCOLL_SCATTER_STEP", saved.c_str(), 1);
   } else {
     unsetenv("TUWCOLL_SCATTER_STEP");
+  }
+}
+
+// A ranks-a-node setting that is no count: TUWk_Scatterv (whose root chooses its small call's
+// tree on the nodes) returns MPI_ERR_ARG on every process before any message; a good one
+// scatters. The step query names a root of the communicator or MPI_ERR_ROOT.
+TEST_F(Errors, BadRanksPerNodeSettingEverywhere) {
+  const auto scatter = [&] {
+    for (const auto& alg : tuw::kScattervAlgorithms) {
+      if (alg.name == "TUWk_Scatterv") return ErrorClass(Scatter(alg.fn, 2, 0));
+    }
+    return MPI_ERR_OTHER;
+  };
+  const char* before = std::getenv("TUWCOLL_RANKS_PER_NODE");
+  const std::string saved = before != nullptr ? before : "";
+  int step = -1, by_model = -1;
+  for (const char* bad : {"0", "-4", "sixteen", "16x", "1e1"}) {
+    setenv("TUWCOLL_RANKS_PER_NODE", bad, 1);
+    EXPECT_EQ(scatter(), MPI_ERR_ARG) << bad;
+    EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &step, &by_model), MPI_ERR_ARG) << bad;
+  }
+  for (const char* good : {"1", "2", "16"}) {
+    setenv("TUWCOLL_RANKS_PER_NODE", good, 1);
+    EXPECT_EQ(scatter(), MPI_SUCCESS) << good;
+    EXPECT_EQ(TUWk_Scatter_step(comm_, p_ - 1, &step, &by_model), MPI_SUCCESS) << good;
+  }
+  EXPECT_EQ(TUWk_Scatter_step(comm_, p_, &step, &by_model), MPI_ERR_ROOT);
+  EXPECT_EQ(TUWk_Scatter_step(comm_, -1, &step, &by_model), MPI_ERR_ROOT);
+  if (before != nullptr) {
+    setenv("TUWCOLL_RANKS_PER_NODE", saved.c_str(), 1);
+  } else {
+    unsetenv("TUWCOLL_RANKS_PER_NODE");
   }
 }
 

@@ -125,6 +125,20 @@ TEST(LogGP, RootPlannedScatterByHand) {
             ModelRadix(ModelTree::kAdaptive, 560, RadixCosts{}.Params()));
 }
 
+// The greedy step from the call's root: on one level every root is alike; on two (the simulated
+// platform's fit: 16 ranks a node, alpha 2.64 us across nodes and 1.27 inside, o = g = 0.3, no
+// eager messages) the step from root 280 is 5, the step the simulation measures fastest there
+// (SMPI, Same b = 1: 14.0 us against 15.5 at 9 and 17.8 on the radix tree; docs/irrmodel.md),
+// where one level gives 9 (the step the library chose in that run).
+TEST(LogGP, GreedyStepFromTheCallsRoot) {
+  const LogGPParams one_level = LogGPFromLinear(2.64, 3.7e-4, 2.64, 3.7e-4, 1, 0.3, 2.27);
+  EXPECT_EQ(SmallScatterShape(560, 4, 4, one_level, 0),
+            SmallScatterShape(560, 4, 4, one_level, 280));
+  const LogGPParams two_levels = LogGPFromLinear(2.64, 3.7e-4, 1.27, 3.7e-4, 16, 0.3, 2.27);
+  EXPECT_EQ(SmallScatterShape(560, 4, 4, two_levels, 280), 5);
+  EXPECT_EQ(SmallScatterShape(560, 4, 4, one_level, 280), 9);  // radix-560-scatter's record
+}
+
 // A parent's sends share its link (the network's fair sharing), so the first and largest of a
 // scatter's messages does not end first. p = 4, the greedy tree of step 2 (0 -> [1, 2] first,
 // then 3; 1 -> 2), 1000-byte blocks, L = 1, o = 1, g = 0, G = 0.01 us/byte (10 us a block).

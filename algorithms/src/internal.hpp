@@ -135,12 +135,18 @@ int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix);
 // The tree of a small TUWk_Scatterv call (tree::OneMessageCall), which its root names in the
 // messages: TUWCOLL_SCATTER_STEP where set (0: the adaptive radix tree; 1 to
 // tree::kMaxGreedyStep: the LogP-greedy tree of that step, tree/greedy_tree.hpp), else the LogGP
-// model's choice (tree::SmallScatterShape) for p blocks of tree::ShapeBlockBytes, computed once
-// per (p, size class, radix) and process from the same costs as the radix. ScatterStepSetting:
-// *step = the setting, or -1 where there is none; MPI_ERR_ARG with a message naming a bad value
-// (every process reads it, so all fail alike, before any message).
+// model's choice (tree::SmallScatterShape) for p blocks of tree::ShapeBlockBytes at the call's
+// root, computed once per (p, size class, radix, root, ranks a node) and process from the same
+// costs as the radix, on two levels where TUWCOLL_RANKS_PER_NODE names the ranks of a node and
+// the fit measured a node's alpha (the greedy tree's top ranges fall on other nodes from
+// different roots: at p = 560 the simulation measures step 5 best from root 280, which the two
+// levels find and one level does not; docs/irrmodel.md). ScatterStepSetting: *step = the
+// setting, or -1 where there is none; RanksPerNodeSetting: *ranks_per_node = the setting, or 0;
+// MPI_ERR_ARG with a message naming a bad value (every process reads them, so all fail alike,
+// before any message).
 int ScatterStepSetting(int* step);
-int ModelScatterStep(int p, std::int64_t block_bytes, int radix);
+int RanksPerNodeSetting(int* ranks_per_node);
+int ModelScatterStep(int p, std::int64_t block_bytes, int radix, int root, int ranks_per_node);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the
 // first bad own arguments in the group, or a failed computation) for the group and the root,

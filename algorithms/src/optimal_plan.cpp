@@ -99,19 +99,9 @@ bool ReadNodeSettings(PlanSettings* settings) {
   const int mode = EnvChoice("TUWCOLL_NODE_TREE", {"auto", "always", "never"});
   if (mode < 0) return false;
   settings->node_tree = static_cast<NodeTreeMode>(mode);
-  const char* per_node = std::getenv("TUWCOLL_RANKS_PER_NODE");
-  if (per_node == nullptr || *per_node == '\0') return true;
-  char* end = nullptr;
-  errno = 0;
-  const long long k = std::strtoll(per_node, &end, 10);
-  if (errno != 0 || *end != '\0' || k < 1 || k > kMaxInt) {
-    std::fprintf(stderr,
-                 "libtuwcoll: Optimal_*_init: TUWCOLL_RANKS_PER_NODE=%s is not a whole number "
-                 "from 1 to %d\n",
-                 per_node, INT_MAX);
-    return false;
-  }
-  settings->ranks_per_node = k;
+  int per_node = 0;  // 0 where unset: MPI is asked
+  if (RanksPerNodeSetting(&per_node) != MPI_SUCCESS) return false;
+  settings->ranks_per_node = per_node;
   return true;
 }
 

@@ -23,8 +23,12 @@ namespace tuw::detail {
 namespace {
 
 // The model's costs: the fit file's (its o and g where it has them), else the built-in ones.
-bool ModelParams(tree::LogGPParams* params) {
+// With ranks_per_node > 1 and a fit that measured a node's own alpha (alpha_local_us), two
+// levels: ranks_per_node consecutive ranks a node (else one level, every hop the network's).
+bool ModelParams(tree::LogGPParams* params, int ranks_per_node = 1) {
   tree::RadixCosts costs;
+  bool has_local = false;
+  double alpha_local_us = 0, beta_local_us_per_byte = 0;
   const char* path = std::getenv("TUWCOLL_MODEL_FIT");
   if (path != nullptr && *path != '\0') {
     irr::formats::Fit fit;
@@ -40,8 +44,15 @@ bool ModelParams(tree::LogGPParams* params) {
       costs.overhead_us = fit.overhead_us;
       costs.gap_us = fit.gap_us;
     }
+    has_local = fit.has_local;
+    alpha_local_us = fit.alpha_local_us;
+    beta_local_us_per_byte = fit.beta_local_us_per_byte;
   }
-  *params = costs.Params();
+  *params = ranks_per_node > 1 && has_local
+                ? tree::LogGPFromLinear(costs.alpha_us, costs.beta_us_per_byte, alpha_local_us,
+                                        beta_local_us_per_byte, ranks_per_node, costs.overhead_us,
+                                        costs.gap_us)
+                : costs.Params();
   return true;
 }
 
@@ -140,18 +151,33 @@ int ScatterStepSetting(int* step) {
   return MPI_SUCCESS;
 }
 
-int ModelScatterStep(int p, std::int64_t block_bytes, int radix) {
+int RanksPerNodeSetting(int* ranks_per_node) {
+  *ranks_per_node = 0;
+  const char* text = std::getenv("TUWCOLL_RANKS_PER_NODE");
+  if (text == nullptr || *text == '\0') return MPI_SUCCESS;
+  if (!WholeNumber(text, 1, INT_MAX, ranks_per_node)) {
+    *ranks_per_node = 0;
+    std::fprintf(stderr,
+                 "libtuwcoll: TUWCOLL_RANKS_PER_NODE=%s is not a whole number from 1 to %d "
+                 "(consecutive ranks a node)\n",
+                 text, INT_MAX);
+    return MPI_ERR_ARG;
+  }
+  return MPI_SUCCESS;
+}
+
+int ModelScatterStep(int p, std::int64_t block_bytes, int radix, int root, int ranks_per_node) {
   static std::mutex mutex;
-  static std::map<std::tuple<int, std::int64_t, int>, int> chosen;
+  static std::map<std::tuple<int, std::int64_t, int, int, int>, int> chosen;
   std::lock_guard<std::mutex> lock(mutex);
-  const auto key = std::make_tuple(p, block_bytes, radix);
+  const auto key = std::make_tuple(p, block_bytes, radix, root, ranks_per_node);
   const auto it = chosen.find(key);
   if (it != chosen.end()) return it->second;
   tree::LogGPParams params;
   // A fit file that cannot be read (the radix, set by TUWCOLL_RADIX, did not read it) is
   // reported; the built-in costs then.
-  if (!ModelParams(&params)) params = tree::RadixCosts{}.Params();
-  return chosen[key] = tree::SmallScatterShape(p, block_bytes, radix, params);
+  if (!ModelParams(&params, ranks_per_node)) params = tree::RadixCosts{}.Params();
+  return chosen[key] = tree::SmallScatterShape(p, block_bytes, radix, params, root);
 }
 
 }  // namespace tuw::detail
@@ -188,18 +214,20 @@ extern "C" int TUWk_Radix_init(MPI_Comm comm, int* radix) {
                     inter ? tuw::detail::kChooseRadix : tuw::detail::kChoosePlannedRadix, radix);
 }
 
-extern "C" int TUWk_Scatter_step(MPI_Comm comm, int* step, int* by_model) {
+extern "C" int TUWk_Scatter_step(MPI_Comm comm, int root, int* step, int* by_model) {
   if (comm != MPI_COMM_NULL && (step == nullptr || by_model == nullptr)) return MPI_ERR_ARG;
   int radix = 0;
   int rc =
       QueryRadix(comm, tuw::detail::TreeAlgorithm::kAdaptive, tuw::detail::kChooseRadix, &radix);
-  int setting = -1;
-  if (rc == MPI_SUCCESS) rc = tuw::detail::ScatterStepSetting(&setting);
-  if (rc != MPI_SUCCESS) return rc;
   int p = 1;
-  MPI_Comm_size(comm, &p);
+  if (rc == MPI_SUCCESS) MPI_Comm_size(comm, &p);
+  if (rc == MPI_SUCCESS && (root < 0 || root >= p)) rc = MPI_ERR_ROOT;
+  int setting = -1, ranks_per_node = 0;
+  if (rc == MPI_SUCCESS) rc = tuw::detail::ScatterStepSetting(&setting);
+  if (rc == MPI_SUCCESS) rc = tuw::detail::RanksPerNodeSetting(&ranks_per_node);
+  if (rc != MPI_SUCCESS) return rc;
   *by_model = setting < 0;
   // The latency-bound case's (4-byte blocks): the step every greedy small call takes.
-  *step = setting >= 0 ? setting : tuw::detail::ModelScatterStep(p, 4, radix);
+  *step = setting >= 0 ? setting : tuw::detail::ModelScatterStep(p, 4, radix, root, ranks_per_node);
   return MPI_SUCCESS;
 }

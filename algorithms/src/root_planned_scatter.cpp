@@ -246,7 +246,7 @@ int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, int step
 }
 
 int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, int step_setting,
-                  int tag) {
+                  int ranks_per_node, int tag) {
   std::int64_t own_bytes = 0;
   std::vector<std::int64_t> block_bytes;
   const int local_error = CheckScatterArgs(args, ctx, &own_bytes, &block_bytes);
@@ -259,7 +259,8 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
   if (tree::OneMessageCall(block_bytes.data(), ctx.size, MaxMessageBytes())) {
     const int step = step_setting >= 0
                          ? step_setting
-                         : ModelScatterStep(ctx.size, tree::ShapeBlockBytes(block_bytes), radix);
+                         : ModelScatterStep(ctx.size, tree::ShapeBlockBytes(block_bytes), radix,
+                                            args.root, ranks_per_node);
     const tree::NodeView view =
         NodeInRange(block_bytes.data(), 0, ctx.size, args.root, radix, ctx.rank, step);
     Outbox out(tag, ctx.private_comm);
@@ -372,13 +373,16 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
 int TuwkScatterv(const ScatterArgs& args) {
   if (IsIntercomm(args.comm)) return InterScatter(args, TreeAlgorithm::kAdaptive, kChooseRadix);
   CallContext ctx;
-  int radix = kChooseRadix, step_setting = -1;
+  int radix = kChooseRadix, step_setting = -1, ranks_per_node = 0;
   int rc = BeginCollective(args.comm, args.root, &ctx);
   if (rc == MPI_SUCCESS) rc = ResolveRadix(TreeAlgorithm::kAdaptive, ctx.size, &radix);
   if (rc == MPI_SUCCESS) rc = ScatterStepSetting(&step_setting);
+  if (rc == MPI_SUCCESS) rc = RanksPerNodeSetting(&ranks_per_node);
   if (rc != MPI_SUCCESS) return rc;
   const int tag = TreeTag(ctx);
-  if (ctx.rank == args.root) return ScatterAtRoot(args, ctx, radix, step_setting, tag);
+  if (ctx.rank == args.root) {
+    return ScatterAtRoot(args, ctx, radix, step_setting, ranks_per_node, tag);
+  }
   return ScatterAtNonRoot(args, ctx, radix, tag);
 }
 

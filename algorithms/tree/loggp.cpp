@@ -507,7 +507,7 @@ double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes,
     if (OneMessageCall(block_bytes.data(), p, kOneMessageMaxBytes)) {
       step = small_call_step != kModelsStep
                  ? small_call_step
-                 : SmallScatterShape(p, ShapeBlockBytes(block_bytes), radix, params);
+                 : SmallScatterShape(p, ShapeBlockBytes(block_bytes), radix, params, root);
     }
     const Tree tree = step > 0 ? BuildGreedyTree(block_bytes, root, step)
                                : ModelTreeOf(kind, block_bytes, root, radix);
@@ -526,11 +526,12 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes) {
   return mean == 0 ? 0 : rounded;
 }
 
-int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params) {
+int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,
+                      int root) {
   const std::vector<std::int64_t> blocks(p, block_bytes);
   if (p <= 2 || !OneMessageCall(blocks.data(), p, kOneMessageMaxBytes)) return 0;
   const auto greedy = [&](const std::vector<std::int64_t>& b, int step) {
-    return Timed(BuildGreedyTree(b, 0, step), false, false, radix, params, RootPlanned);
+    return Timed(BuildGreedyTree(b, root, step), false, false, radix, params, RootPlanned);
   };
   // The step: the latency-bound case's (4-byte blocks), as the radix is chosen.
   const std::vector<std::int64_t> latency_bound(p, 4);
@@ -543,7 +544,7 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
       step_time = time;
     }
   }
-  const double radix_time = Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, 0, radix), false,
+  const double radix_time = Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, root, radix), false,
                                   false, radix, params, RootPlanned);
   return greedy(blocks, step) < radix_time ? step : 0;
 }

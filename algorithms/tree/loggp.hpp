@@ -130,7 +130,10 @@ struct RadixCosts {
 // a call is judged by: its mean rounded down to a power of two (0 for none), so that a process
 // computes the choice once per p and size class, and the rounded call is small when the call is.
 std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes);
-int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params);
+// From `root` (0 by default): where params has two levels the root matters, since the greedy
+// tree's top ranges fall on other nodes from different roots.
+int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,
+                      int root = 0);
 
 // The radix of TUWk (kAdaptive) or Binomialk (kOblivious) for p processes: the one with the
 // smallest modelled gather time for one 4-byte block per process (the latency-bound case the

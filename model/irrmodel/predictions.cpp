@@ -10,6 +10,7 @@
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include "distributions.hpp"
 #include "fit_file.hpp"
@@ -64,12 +65,30 @@ void AddBreakEven(std::vector<Prediction>* rows) {
   }
 }
 
+// The step of a small TUWk_Scatterv call as the library chose it (ModelScatterStep): on the costs
+// it chose with (shape_params: one level, or two where the run set TUWCOLL_RANKS_PER_NODE), at
+// the call's root; once per (p, size class, radix, root) and file, as the library caches it.
+using StepChoices = std::map<std::tuple<int, std::int64_t, int, int>, int>;
+int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
+                const tuw::tree::LogGPParams& shape_params, StepChoices* choices) {
+  const int p = static_cast<int>(blocks.size());
+  if (!tuw::tree::OneMessageCall(blocks.data(), p, tuw::tree::kOneMessageMaxBytes)) return 0;
+  const std::int64_t size_class = tuw::tree::ShapeBlockBytes(blocks);
+  const auto key = std::make_tuple(p, size_class, radix, root);
+  const auto it = choices->find(key);
+  if (it != choices->end()) return it->second;
+  return (*choices)[key] = tuw::tree::SmallScatterShape(p, size_class, radix, shape_params, root);
+}
+
 // The LogGP model of `tree` (formats/operations.tsv's tree column) for one problem, or NaN
 // where it has none; *radix: the radix of a -k tree.
 // `planned`: the adaptive tree built before the call (a persistent start): its data phase only.
+// small_call_step: TUWk_Scatterv's small call's, recorded, or kModelsStep for the library's
+// choice (LibraryStep).
 double LogGPTime(const std::string& tree, bool planned, bool scatter,
                  const std::vector<std::int64_t>& blocks, int root, int radix_setting,
-                 int small_call_step, const FitCosts& costs, const tuw::tree::LogGPParams& params,
+                 int small_call_step, const tuw::tree::LogGPParams& shape_params,
+                 StepChoices* choices, const FitCosts& costs, const tuw::tree::LogGPParams& params,
                  int* radix) {
   using tuw::tree::ModelTree;
   const int p = static_cast<int>(blocks.size());
@@ -90,6 +109,9 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
   if (radix_k) {
     *radix = radix_setting > 0 ? radix_setting
                                : tuw::tree::ModelRadix(kind, p, costs.radix_costs.Params());
+  }
+  if (kind == ModelTree::kRootPlanned && small_call_step == tuw::tree::kModelsStep) {
+    small_call_step = LibraryStep(blocks, root, *radix, shape_params, choices);
   }
   return scatter ? tuw::tree::ScatterTime(kind, blocks, root, *radix, params, small_call_step)
                  : tuw::tree::GatherTime(kind, blocks, root, *radix, params);
@@ -251,6 +273,19 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     }
     if (std::string(how) == "TUWCOLL_SCATTER_STEP") small_call_step = step;
   }
+  // The costs the library chose that step with: the radix's (one level), on two levels where the
+  // run set TUWCOLL_RANKS_PER_NODE and the fit has a node's alpha (radix_choice.cpp's rule).
+  tuw::tree::LogGPParams shape_params = costs.radix_costs.Params();
+  const int library_ranks_per_node = meta.count("env.TUWCOLL_RANKS_PER_NODE")
+                                         ? std::atoi(meta["env.TUWCOLL_RANKS_PER_NODE"].c_str())
+                                         : 0;
+  if (library_ranks_per_node > 1 && costs.has_local) {
+    const tuw::tree::RadixCosts& r = costs.radix_costs;
+    shape_params = tuw::tree::LogGPFromLinear(r.alpha_us, r.beta_us_per_byte, costs.local.alpha,
+                                              costs.local.beta, library_ranks_per_node,
+                                              r.overhead_us, r.gap_us);
+  }
+  StepChoices step_choices;
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
@@ -349,10 +384,11 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
             "the run does not record the radix its -k trees ran with (irrbench before "
             "tuwcoll_radix, no TUWCOLL_RADIX): no LogGP time for them");
       }
-      row.loggp_us = unknown_radix ? kNaN
-                                   : LogGPTime(op->tree, planned, scatter, blocks, mc.root,
-                                               recorded > 0 ? recorded : radix_setting,
-                                               small_call_step, costs, loggp, &row.radix);
+      row.loggp_us = unknown_radix
+                         ? kNaN
+                         : LogGPTime(op->tree, planned, scatter, blocks, mc.root,
+                                     recorded > 0 ? recorded : radix_setting, small_call_step,
+                                     shape_params, &step_choices, costs, loggp, &row.radix);
       if (op->tree.find("-k") == std::string::npos) row.radix = 0;
       row.logp_bound_us = tuw::tree::LogPLowerBound(blocks, mc.root, loggp, loggp.network);
     }

@@ -78,11 +78,13 @@ def test_radix_k_trees_within_and_above_the_bound():
     fit, as libtuwcoll does), and the LogP bound below every measured tree. TUWk_Scatterv from
     radix-560-scatter, the run of the tree its root plans (the model's root-planned scatter:
     radix-560's TUWk_Scatterv rows are the construction's, before it); at b <= 100 every call is
-    small, each child's sizes and data in one message, on the tree the model picked (the greedy
-    tree of step 9 at b = 1 and 10, the radix tree at b = 100), the sends of a parent sharing its
-    link: all 18 within [1/1.5, 1.5] (0.97-1.49), 14 within [1/1.3, 1.3]; outside it b = 10 on
-    the greedy tree but Decreasing (1.35-1.49: the model's hop is short for the greedy tree, whose
-    best step the simulation puts at 5, not 9; docs/irrmodel.md)."""
+    small, each child's sizes and data in one message, on the tree the library picked (run with
+    TUWCOLL_RANKS_PER_NODE=16: the greedy tree of step 5 at b = 1 and 10, the simulation's best
+    step at b = 1; the radix tree at b = 100), the sends of a parent sharing its link: all 18
+    within [1/1.5, 1.5] (0.97-1.38), 12 within [1/1.3, 1.3]; outside it only greedy calls, at
+    most 1.4: b = 10 but Two blocks (1.31-1.38) and Decreasing b = 1 (1.31). With step 9 (one
+    level's choice) it was 14 within 1.3, b = 10 at 1.35-1.49: the model is closer to the greedy
+    tree's times at step 9, but chooses better at 5 (docs/irrmodel.md)."""
     found, radixes = {}, set()
     for run, op in (("radix-560", "TUWk_Gatherv"), ("radix-560-scatter", "TUWk_Scatterv")):
         rows = predictions(run)
@@ -97,8 +99,8 @@ def test_radix_k_trees_within_and_above_the_bound():
     scatters = {case: x for case, x in found.items() if case[0] == "TUWk_Scatterv"}
     assert all(1 / 1.5 <= x <= 1.5 for x in scatters.values()), outside(scatters)
     for (op, dist, b), ratio in outside(scatters).items():
-        assert b == 10, (op, dist, b, ratio)
-    assert len(outside(scatters)) <= 4, outside(scatters)
+        assert b <= 10 and dist != "two_blocks" and ratio <= 1.4, (op, dist, b, ratio)
+    assert len(outside(scatters)) <= 6, outside(scatters)
     assert radixes == {"4"}
 
 
@@ -161,3 +163,38 @@ def test_persistent_radix_k_tree_runs_at_its_own_radix_within_the_model():
         if r["op"].startswith("TUWk") and r["op"].endswith("_init"):
             assert r["radix"] == planned
             assert float(r["logp_bound_us"]) < float(r["measured_median_us"]), r
+
+
+def test_irrmodel_prices_the_step_the_library_chose(tmp_path):
+    """radix-560-scatter ran with TUWCOLL_RANKS_PER_NODE=16: the library chose its small calls'
+    greedy step on two levels from root 280 (recorded: 5). irrmodel prices those calls on the step
+    the library chose with the costs it chose it with: the same times as a run forced to step 5;
+    without the record's TUWCOLL_RANKS_PER_NODE (one level, as the library chose before) those
+    of step 9."""
+    text = (SIMULATED / "radix-560-scatter" / "default" / "raw.csv").read_text()
+    assert "# tuwcoll_scatter_step=5 model\n" in text
+    assert "# env.TUWCOLL_RANKS_PER_NODE=16\n" in text
+    lines = [line for line in text.splitlines()
+             if line.startswith(("#", "op,", "TUWk_Scatterv,"))]
+    small = "\n".join(line for line in lines
+                      if not line.startswith("TUWk_Scatterv,") or line.split(",")[2] == "1") + "\n"
+
+    def loggp(variant, name):
+        path = tmp_path / name
+        path.write_text(variant)
+        result = subprocess.run([str(BINARY), "--from-results", str(path), "--alpha-beta",
+                                 str(FIT), "--format", "tsv", "--max-mem", "1"],
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        return {r["distribution"]: float(r["loggp_us"])
+                for r in csv.DictReader(io.StringIO(result.stdout), delimiter="\t")}
+
+    as_run = loggp(small, "as-run.csv")
+    forced = {s: loggp(small.replace("tuwcoll_scatter_step=5 model",
+                                     f"tuwcoll_scatter_step={s} TUWCOLL_SCATTER_STEP"), f"{s}.csv")
+              for s in (5, 9)}
+    one_level = loggp(small.replace("# env.TUWCOLL_RANKS_PER_NODE=16\n", ""), "one-level.csv")
+    assert len(as_run) == 6
+    assert as_run == forced[5]
+    assert one_level == forced[9]
+    assert as_run != one_level
