@@ -278,6 +278,20 @@ TEST(MessageCounts, OptimalStartsFollowTheModelsTree) {
   }
 }
 
+// The library's plain gather and scatter of one algorithm, in pairs.
+struct PlainPair {
+  const char* name;
+  int (*gatherv)(const void*, int, MPI_Datatype, void*, const int[], const int[], MPI_Datatype, int,
+                 MPI_Comm);
+  int (*scatterv)(const void*, const int[], const int[], MPI_Datatype, void*, int, MPI_Datatype,
+                  int, MPI_Comm);
+};
+const PlainPair kTreePairs[] = {{"TUW", TUW_Gatherv, TUW_Scatterv},
+                                {"TUWk", TUWk_Gatherv, TUWk_Scatterv},
+                                {"Binomial", Binomial_Gatherv, Binomial_Scatterv},
+                                {"Binomialk", Binomialk_Gatherv, Binomialk_Scatterv}};
+const PlainPair kLinearPair = {"Linear", Linear_Gatherv, Linear_Scatterv};
+
 // The reference of the tests below: native MPI_Gatherv of `own` into *gathered and
 // MPI_Scatterv of `source` into *part (MPI_INT; source may be *gathered).
 void NativeReference(const std::vector<int>& own, const std::vector<int>& counts,
@@ -299,18 +313,7 @@ TEST(Staging, BlocksAboveTheMessageLimitSkipTheStagingCopy) {
   MPI_Datatype derived;  // the same bytes as MPI_INT, but a derived type: packed
   MPI_Type_contiguous(1, MPI_INT, &derived);
   MPI_Type_commit(&derived);
-  using Gatherv = int (*)(const void*, int, MPI_Datatype, void*, const int[], const int[],
-                          MPI_Datatype, int, MPI_Comm);
-  using Scatterv = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, int,
-                           MPI_Datatype, int, MPI_Comm);
-  const struct {
-    const char* name;
-    Gatherv gatherv;
-    Scatterv scatterv;
-  } algorithms[] = {{"TUW", TUW_Gatherv, TUW_Scatterv},
-                    {"TUWk", TUWk_Gatherv, TUWk_Scatterv},
-                    {"Binomial", Binomial_Gatherv, Binomial_Scatterv},
-                    {"Linear", Linear_Gatherv, Linear_Scatterv}};
+  const PlainPair algorithms[] = {kTreePairs[0], kTreePairs[1], kTreePairs[2], kLinearPair};
   const std::vector<int> counts = {5, 9}, displs = {0, 5};  // back to back, 20 and 36 bytes
   for (const auto& a : algorithms) {
     for (int root = 0; root < 2; ++root) {
@@ -409,18 +412,7 @@ TEST(Buffers, PersistentStartsAfterTheFirstAllocateNone) {
 // back at each call; CallBuffers in internal.hpp). Every call's result equals the native call's.
 TEST(Buffers, PlainCallsAfterTheFirstAllocateNone) {
   const int p = Size(), rank = Rank();
-  using Gatherv = int (*)(const void*, int, MPI_Datatype, void*, const int[], const int[],
-                          MPI_Datatype, int, MPI_Comm);
-  using Scatterv = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, int,
-                           MPI_Datatype, int, MPI_Comm);
-  const struct {
-    const char* name;
-    Gatherv gatherv;
-    Scatterv scatterv;
-  } algorithms[] = {{"TUW", TUW_Gatherv, TUW_Scatterv},
-                    {"TUWk", TUWk_Gatherv, TUWk_Scatterv},
-                    {"Binomial", Binomial_Gatherv, Binomial_Scatterv},
-                    {"Binomialk", Binomialk_Gatherv, Binomialk_Scatterv}};
+  const auto& algorithms = kTreePairs;
   const int root = p / 2;
   MPI_Comm comm;  // its own: no earlier test's calls have made its buffers
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
