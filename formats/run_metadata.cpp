@@ -58,4 +58,21 @@ std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** envi
   return recorded;
 }
 
+std::string ScatterStepRecord(int step, bool by_model) {
+  return std::to_string(step) + (by_model ? " model" : " TUWCOLL_SCATTER_STEP");
+}
+
+bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model) {
+  const std::size_t blank = record.find(' ');
+  if (blank == std::string::npos || blank == 0) return false;
+  const std::string number = record.substr(0, blank), how = record.substr(blank + 1);
+  if (number.find_first_not_of("0123456789") != std::string::npos || number.size() > 9) {
+    return false;
+  }
+  if (how != "model" && how != "TUWCOLL_SCATTER_STEP") return false;
+  *step = std::stoi(number);
+  *by_model = how == "model";
+  return true;
+}
+
 }  // namespace irr::formats

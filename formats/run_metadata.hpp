@@ -29,4 +29,10 @@ std::string EnvironmentKind(const std::string& name);
 // (NAME, value), in order.
 std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** environment);
 
+// irrbench's record of a small TUWk_Scatterv call's greedy step (tuwcoll_scatter_step): "S model"
+// where the library's model chose S, "S TUWCOLL_SCATTER_STEP" where that setting forced it.
+// ParseScatterStepRecord: false for anything else (a negative S included).
+std::string ScatterStepRecord(int step, bool by_model);
+bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model);
+
 }  // namespace irr::formats

@@ -19,6 +19,7 @@
 #include "operations.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "run_metadata.hpp"
 #include "timing.hpp"
 #include "tuwcoll.h"
 
@@ -227,8 +228,7 @@ int Main(int argc, char** argv) {
     method["tuwcoll_radix"] = "TUWk=" + std::to_string(tuwk_radix) +
                               " Binomialk=" + std::to_string(binomialk_radix) +
                               " TUWk_init=" + std::to_string(tuwk_init_radix);
-    method["tuwcoll_scatter_step"] =
-        std::to_string(scatter_step) + (step_by_model ? " model" : " TUWCOLL_SCATTER_STEP");
+    method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
   }
   ResultsFile out;
   std::string verdict;

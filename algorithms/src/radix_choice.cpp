@@ -27,8 +27,6 @@ namespace {
 // levels: ranks_per_node consecutive ranks a node (else one level, every hop the network's).
 bool ModelParams(tree::LogGPParams* params, int ranks_per_node = 1) {
   tree::RadixCosts costs;
-  bool has_local = false;
-  double alpha_local_us = 0, beta_local_us_per_byte = 0;
   const char* path = std::getenv("TUWCOLL_MODEL_FIT");
   if (path != nullptr && *path != '\0') {
     irr::formats::Fit fit;
@@ -44,15 +42,11 @@ bool ModelParams(tree::LogGPParams* params, int ranks_per_node = 1) {
       costs.overhead_us = fit.overhead_us;
       costs.gap_us = fit.gap_us;
     }
-    has_local = fit.has_local;
-    alpha_local_us = fit.alpha_local_us;
-    beta_local_us_per_byte = fit.beta_local_us_per_byte;
+    costs.has_local = fit.has_local;
+    costs.alpha_local_us = fit.alpha_local_us;
+    costs.beta_local_us_per_byte = fit.beta_local_us_per_byte;
   }
-  *params = ranks_per_node > 1 && has_local
-                ? tree::LogGPFromLinear(costs.alpha_us, costs.beta_us_per_byte, alpha_local_us,
-                                        beta_local_us_per_byte, ranks_per_node, costs.overhead_us,
-                                        costs.gap_us)
-                : costs.Params();
+  *params = costs.Params(ranks_per_node);
   return true;
 }
 

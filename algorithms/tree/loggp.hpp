@@ -114,9 +114,19 @@ struct RadixCosts {
   double beta_us_per_byte = 3.7e-4;
   double overhead_us = 0.3;
   double gap_us = 0.3;
-  LogGPParams Params() const {
-    return LogGPFromLinear(alpha_us, beta_us_per_byte, alpha_us, beta_us_per_byte, 1, overhead_us,
-                           gap_us);
+  // A node's own alpha and beta, where the fit measured them (alpha_local_us).
+  bool has_local = false;
+  double alpha_local_us = 0;
+  double beta_local_us_per_byte = 0;
+  // One level (every hop the network's): the radix's choice.
+  LogGPParams Params() const { return Params(1); }
+  // Two levels where ranks_per_node > 1 and a node's costs are known, else one: TUWk_Scatterv's
+  // small-call tree (ModelScatterStep; irrmodel prices a run with the same rule).
+  LogGPParams Params(int ranks_per_node) const {
+    const bool two = ranks_per_node > 1 && has_local;
+    return LogGPFromLinear(alpha_us, beta_us_per_byte, two ? alpha_local_us : alpha_us,
+                           two ? beta_local_us_per_byte : beta_us_per_byte,
+                           two ? ranks_per_node : 1, overhead_us, gap_us);
   }
 };
 

@@ -17,6 +17,7 @@
 #include "linear_fit.hpp"
 #include "operation_table.hpp"
 #include "raw_csv.hpp"
+#include "run_metadata.hpp"
 #include "tree_costs.hpp"
 
 namespace irr::model {
@@ -146,7 +147,9 @@ bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::st
   }
   costs->has_loggp = fit.has_loggp;
   if (fit.has_loggp) {
-    costs->radix_costs = {fit.alpha_us, fit.beta_us_per_byte, fit.overhead_us, fit.gap_us};
+    costs->radix_costs = {
+        fit.alpha_us,  fit.beta_us_per_byte, fit.overhead_us,           fit.gap_us,
+        fit.has_local, fit.alpha_local_us,   fit.beta_local_us_per_byte};
     costs->loggp = tuw::tree::LogGPFromLinear(
         fit.alpha_us, fit.beta_us_per_byte, fit.has_local ? fit.alpha_local_us : fit.alpha_us,
         fit.has_local ? fit.beta_local_us_per_byte : fit.beta_us_per_byte, 1, fit.overhead_us,
@@ -263,28 +266,21 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   if (meta.count("tuwcoll_scatter_step")) {
     const std::string& record = meta["tuwcoll_scatter_step"];
     int step = 0;
-    char how[32] = "";
-    if (std::sscanf(record.c_str(), "%d %31s", &step, how) != 2 ||
-        (std::string(how) != "model" && std::string(how) != "TUWCOLL_SCATTER_STEP") || step < 0 ||
+    bool by_model = true;
+    if (!formats::ParseScatterStepRecord(record, &step, &by_model) ||
         step > tuw::tree::kMaxGreedyStep) {
       *error = "--from-results: tuwcoll_scatter_step=" + record +
                " is not 'S model' or 'S TUWCOLL_SCATTER_STEP' with S in 0..64";
       return false;
     }
-    if (std::string(how) == "TUWCOLL_SCATTER_STEP") small_call_step = step;
+    if (!by_model) small_call_step = step;
   }
-  // The costs the library chose that step with: the radix's (one level), on two levels where the
-  // run set TUWCOLL_RANKS_PER_NODE and the fit has a node's alpha (radix_choice.cpp's rule).
-  tuw::tree::LogGPParams shape_params = costs.radix_costs.Params();
-  const int library_ranks_per_node = meta.count("env.TUWCOLL_RANKS_PER_NODE")
-                                         ? std::atoi(meta["env.TUWCOLL_RANKS_PER_NODE"].c_str())
-                                         : 0;
-  if (library_ranks_per_node > 1 && costs.has_local) {
-    const tuw::tree::RadixCosts& r = costs.radix_costs;
-    shape_params = tuw::tree::LogGPFromLinear(r.alpha_us, r.beta_us_per_byte, costs.local.alpha,
-                                              costs.local.beta, library_ranks_per_node,
-                                              r.overhead_us, r.gap_us);
-  }
+  // The costs the library chose that step with (RadixCosts::Params: one level, or two where the
+  // run set TUWCOLL_RANKS_PER_NODE and the fit has a node's alpha).
+  const tuw::tree::LogGPParams shape_params =
+      costs.radix_costs.Params(meta.count("env.TUWCOLL_RANKS_PER_NODE")
+                                   ? std::atoi(meta["env.TUWCOLL_RANKS_PER_NODE"].c_str())
+                                   : 1);
   StepChoices step_choices;
   bool radix_noted = false;
   bool dp_skipped_noted = false;
