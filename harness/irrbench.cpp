@@ -168,7 +168,7 @@ int Main(int argc, char** argv) {
   }
   const int root = o.root < 0 ? p / 2 : static_cast<int>(o.root);
   // The radix-k rows' radixes (the model's choice, or TUWCOLL_RADIX), recorded with a run that
-  // measures them (each model costs every process tens of ms at p = 6400: minutes under SMPI); a
+  // measures them (the three models cost every process ~55 ms at p = 6400: minutes under SMPI); a
   // bad setting stops such a run here, not in its first case.
   const bool radix_k = std::any_of(o.ops.begin(), o.ops.end(), [](const std::string& op) {
     const formats::Operation* row = formats::FindOperation(op);  // the table's tree: "…-k"
@@ -179,7 +179,7 @@ int Main(int argc, char** argv) {
   bool radix_known = radix_k && TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS &&
                      TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS;
   // A small TUWk_Scatterv call's greedy step, the same everywhere: rank 0 asks (the model costs
-  // about 0.1 s at p = 6400; under SMPI, whose processes share one CPU, all asking took minutes).
+  // about 60 ms at p = 6400; under SMPI, whose processes share one CPU, all asking took minutes).
   int step[3] = {0, 0, MPI_SUCCESS};  // step, chosen by the model, the query's error
   if (radix_known) {
     if (rank == 0) step[2] = TUWk_Scatter_step(comm, root, &step[0], &step[1]);

@@ -15,12 +15,45 @@ void CheckStep(int step) {
   }
 }
 
+// f(x), the most ranks a subtree holds with x steps left, for one step: computed once for a
+// whole tree (every node's counts read it), grown as far as the largest range asks.
+class SubtreeLimits {
+ public:
+  explicit SubtreeLimits(int step) : step_(step) {}
+  // The number of ranks of each child of the sender of a range of n ranks, into *counts.
+  void ChildCounts(int n, std::vector<int>* counts) {
+    int t = 0;
+    while (At(t) < n) ++t;
+    counts->clear();
+    std::int64_t left = n - 1;
+    for (int i = 0; left > 0; ++i) {
+      const int x = t - step_ - i;  // >= 0 while ranks are left: f(t) - 1 = sum of f(t - step - i)
+      const std::int64_t count = std::min(f_[x], left);
+      counts->push_back(static_cast<int>(count));
+      left -= count;
+    }
+  }
+
+ private:
+  std::int64_t At(int x) {
+    while (static_cast<int>(f_.size()) <= x) {
+      const int y = static_cast<int>(f_.size());
+      f_.push_back(y < step_ ? 1 : f_[y - 1] + f_[y - step_]);
+    }
+    return f_[x];
+  }
+  int step_;
+  std::vector<std::int64_t> f_;
+};
+
 // The ranges [first, last] of the children of `sender`, which holds [lo, hi]; the first sent
 // first. Below the top sender == lo; at the top the ranges wrap round past hi to lo.
-std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender, int step) {
+std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender, SubtreeLimits* limits,
+                                             std::vector<int>* counts) {
   std::vector<std::pair<int, int>> ranges;
   int at = sender + 1;
-  for (int count : GreedyChildCounts(hi - lo + 1, step)) {
+  limits->ChildCounts(hi - lo + 1, counts);
+  for (int count : *counts) {
     if (at > hi) at = lo;
     const int room = (at > sender ? hi : sender - 1) - at + 1;
     if (count > room) {  // it would cross the end (at the top only): two children
@@ -44,6 +77,7 @@ NodeView MakeNode(int sender, int lo, int hi, const std::vector<std::pair<int, i
   view.bytes = prefix[hi + 1] - prefix[lo];
   view.own_bytes = prefix[sender + 1] - prefix[sender];
   const int k = static_cast<int>(ranges.size());
+  view.children.reserve(k);
   for (int i = k - 1; i >= 0; --i) {  // ascending round: the first sent last
     ChildEdge e;
     e.child = e.lo = ranges[i].first;
@@ -73,20 +107,9 @@ void CheckTree(int n, int root, int step) {
 
 std::vector<int> GreedyChildCounts(int n, int step) {
   CheckStep(step);
-  std::vector<std::int64_t> f;  // f[x]: the most ranks a subtree holds with x steps left
-  for (int x = 0;; ++x) {
-    f.push_back(x < step ? 1 : f[x - 1] + f[x - step]);
-    if (f[x] >= n) break;
-  }
-  const int t = static_cast<int>(f.size()) - 1;
+  SubtreeLimits limits(step);
   std::vector<int> counts;
-  std::int64_t left = n - 1;
-  for (int i = 0; left > 0; ++i) {
-    const int x = t - step - i;  // >= 0 while ranks are left: f(t) - 1 = sum of f(t - step - i)
-    const std::int64_t count = std::min(f[x], left);
-    counts.push_back(static_cast<int>(count));
-    left -= count;
-  }
+  limits.ChildCounts(n, &counts);
   return counts;
 }
 
@@ -96,8 +119,10 @@ NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, in
   const std::vector<std::int64_t> prefix = Prefix(block_bytes, n);
   int lo = 0, hi = n - 1, sender = fixed_root < 0 ? 0 : fixed_root;
   int parent = -1, parent_level = -1;
+  SubtreeLimits limits(step);
+  std::vector<int> counts;
   for (;;) {
-    const std::vector<std::pair<int, int>> ranges = ChildRanges(lo, hi, sender, step);
+    const std::vector<std::pair<int, int>> ranges = ChildRanges(lo, hi, sender, &limits, &counts);
     if (sender == rank) {
       NodeView view = MakeNode(sender, lo, hi, ranges, prefix);
       view.parent = parent;
@@ -125,10 +150,13 @@ Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int
     int sender, lo, hi, parent, parent_level;
   };
   std::vector<Pending> pending{{tree.root, 0, n - 1, -1, -1}};
+  SubtreeLimits limits(step);
+  std::vector<int> counts;
   while (!pending.empty()) {
     const Pending at = pending.back();
     pending.pop_back();
-    const std::vector<std::pair<int, int>> ranges = ChildRanges(at.lo, at.hi, at.sender, step);
+    const std::vector<std::pair<int, int>> ranges =
+        ChildRanges(at.lo, at.hi, at.sender, &limits, &counts);
     NodeView& view = tree.nodes[at.sender] = MakeNode(at.sender, at.lo, at.hi, ranges, prefix);
     view.parent = at.parent;
     view.parent_level = at.parent_level;

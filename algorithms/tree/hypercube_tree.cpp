@@ -38,14 +38,19 @@ CubeRange CubeOf(int rank, int level, int p, int radix) {
 }
 
 std::vector<CubeRange> GroupOf(int rank, int level, int p, int radix) {
+  std::vector<CubeRange> cubes;
+  GroupOf(rank, level, p, radix, &cubes);
+  return cubes;
+}
+
+void GroupOf(int rank, int level, int p, int radix, std::vector<CubeRange>* cubes) {
   const std::int64_t size = CubeSize(level, radix);
   const CubeRange group = CubeOf(rank, level + 1, p, radix);
-  std::vector<CubeRange> cubes;
+  cubes->clear();
   for (std::int64_t lo = group.lo; lo <= group.hi; lo += size) {
-    cubes.push_back(
+    cubes->push_back(
         {static_cast<int>(lo), static_cast<int>(std::min<std::int64_t>(lo + size, p) - 1)});
   }
-  return cubes;
 }
 
 std::size_t WinningCube(TreeKind kind, const std::vector<CubeRange>& cubes,
@@ -105,19 +110,21 @@ Tree BuildTree(TreeKind kind, const std::vector<std::int64_t>& block_bytes, int 
     node.own_bytes = block_bytes[i];
   }
   const int levels = CeilLog(p, radix);
+  std::vector<CubeRange> group;
   for (int level = 0; level < levels; ++level) {
     const std::int64_t size = CubeSize(level, radix);
     const int count = static_cast<int>((p + size - 1) / size);
     int merged = 0;
     for (int c = 0; c < count; c += radix, ++merged) {
-      const std::vector<CubeRange> group = GroupOf(static_cast<int>(c * size), level, p, radix);
-      const std::vector<CubeSummary> members(cubes.begin() + c, cubes.begin() + c + group.size());
+      GroupOf(static_cast<int>(c * size), level, p, radix, &group);
+      // The group's summaries, read in place: cubes[merged] (merged <= c) is written after them.
+      const CubeSummary* members = cubes.data() + c;
       if (group.size() == 1) {  // no partner: the cube is carried into the next round unchanged
         cubes[merged] = members[0];
         continue;
       }
-      const std::size_t w = WinningCube(kind, group, members, fixed_root);
-      const CubeSummary& winner = members[w];
+      const std::size_t w = WinningCube(kind, group.data(), members, group.size(), fixed_root);
+      const CubeSummary winner = members[w];
       NodeView& receiver = tree.nodes[winner.gather_root];
       const std::size_t first_child = receiver.children.size();
       CubeSummary merged_cube = winner;

@@ -44,6 +44,8 @@ CubeRange CubeOf(int rank, int level, int p, int radix = 2);
 // The level-d cubes that merge in round d with the one holding `rank` (itself included), in
 // rank order: one cube only where it has no partner at this level.
 std::vector<CubeRange> GroupOf(int rank, int level, int p, int radix = 2);
+// The same into *cubes (cleared first), for loops over every group: no allocation per group.
+void GroupOf(int rank, int level, int p, int radix, std::vector<CubeRange>* cubes);
 // ceil(log_radix p) for p >= 1, radix >= 2: the number of rounds.
 int CeilLog(int p, int radix);
 inline int CeilLog2(int p) { return CeilLog(p, 2); }

@@ -58,19 +58,25 @@ class Machine {
   std::vector<double> ArrivalsShared(const std::vector<Message>& ms,
                                      const std::vector<double>& posted) {
     const std::size_t n = ms.size();
-    std::vector<double> leaves(n), left(n), done(n, 0);
+    // Scratch kept by the machine: a scatter model calls this once per parent.
+    std::vector<double>&leaves = leaves_, &left = left_, &done = done_;
+    leaves.resize(n);
+    left.resize(n);
+    done.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
       const bool eager = ms[i].bytes <= params_.eager_limit_bytes;
       leaves[i] =
           std::max(eager ? ms[i].sent : std::max(ms[i].sent, posted[i]), out_link_[ms[i].from]);
       left[i] = params_.Wire(params_.Between(ms[i].from, ms[i].to), ms[i].bytes);
     }
-    std::vector<std::size_t> order(n);
+    std::vector<std::size_t>& order = order_;
+    order.resize(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return leaves[a] < leaves[b]; });
     // Processor sharing: the active flows share the link equally.
-    std::vector<std::size_t> active;
+    std::vector<std::size_t>& active = active_;
+    active.clear();
     std::size_t next = 0;
     double now = n > 0 ? leaves[order[0]] : 0;
     while (next < n || !active.empty()) {
@@ -136,6 +142,8 @@ class Machine {
  private:
   const LogGPParams& params_;
   std::vector<double> cpu_, last_send_, last_recv_, in_link_, out_link_;
+  std::vector<double> leaves_, left_, done_;  // ArrivalsShared's scratch
+  std::vector<std::size_t> order_, active_;
 };
 
 // TUW's construction (distributed_tree.cpp) of `tree` (the adaptive tree at `radix`) on
@@ -146,25 +154,32 @@ void RunConstruction(Machine* machine, const Tree& tree, int radix) {
   std::vector<int> gather_root(p);
   std::iota(gather_root.begin(), gather_root.end(), 0);
   const int levels = CeilLog(p, radix);
+  // Scratch reused by every group (the model runs once per candidate radix on every process).
+  std::vector<CubeRange> group;
+  std::vector<double> posted, arrivals;
+  std::vector<Message> incoming;  // incoming[j * n + i]: from member i to member j
   for (int level = 0; level < levels; ++level) {
     std::int64_t size = 1;
     for (int d = 0; d < level; ++d) size *= radix;
     for (std::int64_t first = 0; first < p; first += size * radix) {
-      const std::vector<CubeRange> group = GroupOf(static_cast<int>(first), level, p, radix);
+      GroupOf(static_cast<int>(first), level, p, radix, &group);
       if (group.size() == 1) continue;
+      const std::size_t n = group.size();
       // The fixed roots' exchange: receives posted, everybody's sends, then the receives taken.
-      std::vector<double> posted(group.size());
-      for (std::size_t i = 0; i < group.size(); ++i) posted[i] = machine->Clock(group[i].hi);
-      std::vector<std::vector<Message>> incoming(group.size());
-      for (std::size_t i = 0; i < group.size(); ++i) {
+      posted.resize(n);
+      for (std::size_t i = 0; i < n; ++i) posted[i] = machine->Clock(group[i].hi);
+      incoming.resize(n * n);
+      for (std::size_t i = 0; i < n; ++i) {
         const double ready = machine->Clock(group[i].hi);
-        for (std::size_t j = 0; j < group.size(); ++j) {
-          if (j != i) incoming[j].push_back(machine->Send(group[i].hi, group[j].hi, 32, ready));
+        for (std::size_t j = 0; j < n; ++j) {
+          if (j != i) incoming[j * n + i] = machine->Send(group[i].hi, group[j].hi, 32, ready);
         }
       }
-      for (std::size_t j = 0; j < group.size(); ++j) {
-        std::vector<double> arrivals;
-        for (const Message& m : incoming[j]) arrivals.push_back(machine->Arrival(m, posted[j]));
+      for (std::size_t j = 0; j < n; ++j) {
+        arrivals.clear();
+        for (std::size_t i = 0; i < n; ++i) {
+          if (i != j) arrivals.push_back(machine->Arrival(incoming[j * n + i], posted[j]));
+        }
         std::sort(arrivals.begin(), arrivals.end());
         for (double a : arrivals) machine->Receive(group[j].hi, a, posted[j]);
       }
@@ -186,61 +201,85 @@ void RunConstruction(Machine* machine, const Tree& tree, int radix) {
 
 // The gather's data phase after each process's clock (tree_executor.cpp). `probed`: the oblivious
 // tree, whose parents take their children in order (MPI_Probe).
-void RunGather(Machine* machine, const Tree& tree, bool probed, bool size_known) {
-  // Children before parents: a process sends once its subtree has arrived.
-  std::function<double(int)> done = [&](int v) {
-    const NodeView& node = tree.nodes[v];
-    std::vector<double> sends;
-    for (const ChildEdge& c : node.children) sends.push_back(done(c.child));
+class GatherRun {
+ public:
+  GatherRun(Machine* machine, const Tree& tree, bool probed, bool size_known)
+      : machine_(machine),
+        tree_(tree),
+        probed_(probed),
+        size_known_(size_known),
+        finished_(tree.nodes.size(), 0) {}
+
+  // Children before parents: a process sends once its subtree has arrived. Returns when v has
+  // taken its subtree. The scratch vectors are the members: a node uses them only after its
+  // children's calls have returned.
+  double Done(int v) {
+    const NodeView& node = tree_.nodes[v];
+    for (const ChildEdge& c : node.children) finished_[c.child] = Done(c.child);
     // The receives: posted at once when v's data phase starts (Irecv), or one after the other
     // where v probes each child first (the oblivious tree); taken in arrival order.
-    const double start = machine->Clock(v);
-    std::vector<Message> messages(node.children.size());
-    std::vector<bool> present(node.children.size(), true);
-    for (std::size_t k = 0; k < node.children.size(); ++k) {
+    const double start = machine_->Clock(v);
+    const std::size_t n = node.children.size();
+    messages_.resize(n);
+    present_.assign(n, 1);
+    for (std::size_t k = 0; k < n; ++k) {
       const ChildEdge& c = node.children[k];
-      present[k] = !(size_known && c.bytes == 0);  // no message at all
-      if (present[k]) messages[k] = machine->Send(c.child, v, c.bytes, sends[k]);
+      present_[k] = !(size_known_ && c.bytes == 0);  // no message at all
+      if (present_[k]) messages_[k] = machine_->Send(c.child, v, c.bytes, finished_[c.child]);
     }
     double finished = start;
     // An oblivious parent probes child after child; each probed message is taken as it is there
     // (in SimGrid SMPI a probe does not cost its message a latency: its radix sweep, 2 ... 16,
     // comes within 0.9-1.5x of this at p = 560, and 0.4-1.6x where each probe waited for one).
-    if (probed) {
-      for (std::size_t k = 0; k < node.children.size(); ++k) {
-        if (present[k])
-          finished = machine->Receive(v, machine->Arrival(messages[k], start), finished);
+    if (probed_) {
+      for (std::size_t k = 0; k < n; ++k) {
+        if (present_[k])
+          finished = machine_->Receive(v, machine_->Arrival(messages_[k], start), finished);
       }
       return finished;
     }
-    std::vector<std::size_t> order;  // the link takes them in the order they were sent
-    for (std::size_t k = 0; k < node.children.size(); ++k) {
-      if (present[k]) order.push_back(k);
+    order_.clear();  // the link takes them in the order they were sent
+    for (std::size_t k = 0; k < n; ++k) {
+      if (present_[k]) order_.push_back(k);
     }
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return messages[a].sent < messages[b].sent;
+    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+      return messages_[a].sent < messages_[b].sent;
     });
-    std::vector<std::pair<double, double>> arrivals;  // (arrival, time on the wire)
-    for (std::size_t k : order) {
-      const Message& m = messages[k];
-      arrivals.push_back({machine->Arrival(m, start), machine->WireTime(m)});
+    arrivals_.clear();  // (arrival, time on the wire)
+    for (std::size_t k : order_) {
+      const Message& m = messages_[k];
+      arrivals_.push_back({machine_->Arrival(m, start), machine_->WireTime(m)});
     }
-    std::sort(arrivals.begin(), arrivals.end());
+    std::sort(arrivals_.begin(), arrivals_.end());
     // Messages that kept v's link busy back to back share it (the network divides a link among
     // its flows): all of them end when the last one does, not one after the other.
     // A chain of them ends with its last: compare each with its predecessor's own arrival, not
     // with the end it was given.
-    std::vector<double> own(arrivals.size());
-    for (std::size_t i = 0; i < arrivals.size(); ++i) own[i] = arrivals[i].first;
-    for (std::size_t i = arrivals.size(); i-- > 1;) {
+    own_.resize(arrivals_.size());
+    for (std::size_t i = 0; i < arrivals_.size(); ++i) own_[i] = arrivals_[i].first;
+    for (std::size_t i = arrivals_.size(); i-- > 1;) {
       const bool back_to_back =
-          arrivals[i].second > 0 && std::abs(own[i] - arrivals[i].second - own[i - 1]) < 1e-9;
-      if (back_to_back) arrivals[i - 1].first = arrivals[i].first;
+          arrivals_[i].second > 0 && std::abs(own_[i] - arrivals_[i].second - own_[i - 1]) < 1e-9;
+      if (back_to_back) arrivals_[i - 1].first = arrivals_[i].first;
     }
-    for (const auto& a : arrivals) finished = machine->Receive(v, a.first, start);
+    for (const auto& a : arrivals_) finished = machine_->Receive(v, a.first, start);
     return finished;
-  };
-  done(tree.root);
+  }
+
+ private:
+  Machine* machine_;
+  const Tree& tree_;
+  const bool probed_, size_known_;
+  std::vector<double> finished_;  // per rank: when it has taken its subtree
+  std::vector<Message> messages_;
+  std::vector<char> present_;
+  std::vector<std::size_t> order_;
+  std::vector<std::pair<double, double>> arrivals_;
+  std::vector<double> own_;
+};
+
+void RunGather(Machine* machine, const Tree& tree, bool probed, bool size_known) {
+  GatherRun(machine, tree, probed, size_known).Done(tree.root);
 }
 
 // A scatter parent's sends up to a wait: posted one after the other (its CPU and gap), sharing

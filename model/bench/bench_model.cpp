@@ -96,16 +96,45 @@ BENCHMARK_CAPTURE(BM_HypercubeTree, oblivious, tuw::tree::TreeKind::kOblivious)
     ->Unit(benchmark::kMillisecond)
     ->Complexity(benchmark::oN);
 
-// What the first TUWk_* call on a communicator of p processes pays once per process: the LogGP
-// model of every radix 2 .. min(p, 64) (libtuwcoll's ResolveRadix caches it).
-void BM_ModelRadix(benchmark::State& state) {
+// What the first TUWk_* call on a communicator of p processes pays once per process (libtuwcoll's
+// ResolveRadix caches it; irrbench asks for all three at its start): the LogGP model of about ten
+// candidate radixes, each a whole tree's construction and data phase.
+void BM_ModelRadix(benchmark::State& state, tuw::tree::ModelTree tree) {
   const int p = static_cast<int>(state.range(0));
   const tuw::tree::LogGPParams params = tuw::tree::RadixCosts{}.Params();
+  for (auto _ : state) benchmark::DoNotOptimize(tuw::tree::ModelRadix(tree, p, params));
+}
+BENCHMARK_CAPTURE(BM_ModelRadix, tuwk, tuw::tree::ModelTree::kAdaptive)
+    ->Arg(64)
+    ->Arg(560)
+    ->Arg(6400)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ModelRadix, tuwk_init, tuw::tree::ModelTree::kPlanned)
+    ->Arg(64)
+    ->Arg(560)
+    ->Arg(6400)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ModelRadix, binomialk, tuw::tree::ModelTree::kOblivious)
+    ->Arg(64)
+    ->Arg(560)
+    ->Arg(6400)
+    ->Unit(benchmark::kMillisecond);
+
+// What a TUWk_Scatterv root pays at its first small call of a size class: the greedy tree's step
+// (16 greedy trees of 4-byte blocks) and the radix tree against it, on two levels (16 ranks a
+// node, the simulated cluster's node costs) from the middle rank.
+void BM_SmallScatterShape(benchmark::State& state) {
+  const int p = static_cast<int>(state.range(0));
+  tuw::tree::RadixCosts costs;
+  costs.has_local = true;
+  costs.alpha_local_us = 1.10;
+  costs.beta_local_us_per_byte = 1.9e-4;
+  const tuw::tree::LogGPParams params = costs.Params(16);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(tuw::tree::ModelRadix(tuw::tree::ModelTree::kAdaptive, p, params));
+    benchmark::DoNotOptimize(tuw::tree::SmallScatterShape(p, 4, 5, params, p / 2));
   }
 }
-BENCHMARK(BM_ModelRadix)->Arg(64)->Arg(560)->Arg(6400)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SmallScatterShape)->Arg(560)->Arg(6400)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
