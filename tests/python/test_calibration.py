@@ -15,7 +15,6 @@ The rates, also the A/A rate without the multiple-testing correction and that of
 Run alone (scripts/test runs it in its own phase): other tests beside it would be part of the
 noise it measures."""
 import os
-import pathlib
 import subprocess
 
 import pytest
