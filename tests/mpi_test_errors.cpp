@@ -1,6 +1,7 @@
 // Bad arguments: the MPI error class a user expects, raised through the communicator's error
 // handler (MPI_ERRORS_RETURN here), never a hang, and the communicator stays usable afterwards.
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 #include "mpi_test_support.hpp"
@@ -38,6 +39,23 @@ class Errors : public ::testing::Test {
   int Scatter(tuw::ScattervFn fn, int recvcount, int root) {
     return fn(recv_.data(), counts_.data(), displs_.data(), MPI_INT, send_.data(), recvcount,
               MPI_INT, root, comm_);
+  }
+  // TUWk_Scatterv's error class for a scatter of 2 from root 0.
+  int TuwkScatterError() {
+    for (const auto& alg : tuw::kScattervAlgorithms) {
+      if (alg.name == "TUWk_Scatterv") return ErrorClass(Scatter(alg.fn, 2, 0));
+    }
+    return MPI_ERR_OTHER;
+  }
+  // Each of `bad` as the setting: TUWk_Scatterv and the step query fail with MPI_ERR_ARG.
+  void ExpectSmallScatterSettingRejected(const ScopedEnvironment& setting,
+                                         std::initializer_list<const char*> bad) {
+    int step = -1, by_model = -1;
+    for (const char* value : bad) {
+      setting.Set(value);
+      EXPECT_EQ(TuwkScatterError(), MPI_ERR_ARG) << value;
+      EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &step, &by_model), MPI_ERR_ARG) << value;
+    }
   }
   // A correct gather right after an error: no stale message of the failed call interferes.
   // (Buffers of an erroneous call are undefined, as in MPI: refill them.)
@@ -81,81 +99,48 @@ TEST_F(Errors, InvalidRootAndNullCommunicatorEverywhere) {
 // A greedy-step setting that is no step: every process of TUWk_Scatterv returns MPI_ERR_ARG
 // before any message, and a good one (0: the radix tree; a step) scatters correctly.
 TEST_F(Errors, BadScatterStepSettingEverywhere) {
-  const auto scatter = [&] {
-    for (const auto& alg : tuw::kScattervAlgorithms) {
-      if (alg.name == "TUWk_Scatterv") return ErrorClass(Scatter(alg.fn, 2, 0));
-    }
-    return MPI_ERR_OTHER;
-  };
-  const char* before = std::getenv("TUWCOLL_SCATTER_STEP");
-  const std::string saved = before != nullptr ? before : "";
+  const ScopedEnvironment setting("TUWCOLL_SCATTER_STEP");
+  ExpectSmallScatterSettingRejected(setting, {"-1", "65", "five", "3x", "1e2"});
   int step = -1, by_model = -1;
-  for (const char* bad : {"-1", "65", "five", "3x", "1e2"}) {
-    setenv("TUWCOLL_SCATTER_STEP", bad, 1);
-    EXPECT_EQ(scatter(), MPI_ERR_ARG) << bad;
-    EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &step, &by_model), MPI_ERR_ARG) << bad;
-  }
   for (const char* good : {"0", "1", "4", "64"}) {
-    setenv("TUWCOLL_SCATTER_STEP", good, 1);
-    EXPECT_EQ(scatter(), MPI_SUCCESS) << good;
+    setting.Set(good);
+    EXPECT_EQ(TuwkScatterError(), MPI_SUCCESS) << good;
     EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &step, &by_model), MPI_SUCCESS) << good;
     EXPECT_EQ(step, std::atoi(good));
     EXPECT_EQ(by_model, 0);
   }
-  unsetenv("TUWCOLL_SCATTER_STEP");
+  setting.Unset();
   EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &step, &by_model), MPI_SUCCESS);
   EXPECT_EQ(by_model, 1);
   EXPECT_TRUE(step >= 0 && step <= 16) << step;  // the model's candidates, or the radix tree
   EXPECT_EQ(TUWk_Scatter_step(comm_, 0, nullptr, &by_model), MPI_ERR_ARG);
   EXPECT_EQ(TUWk_Scatter_step(MPI_COMM_NULL, 0, &step, &by_model), MPI_ERR_COMM);
-  if (before != nullptr) {
-    setenv("TUWCOLL_SCATTER_STEP", saved.c_str(), 1);
-  } else {
-    unsetenv("TUWCOLL_SCATTER_STEP");
-  }
 }
 
 // A ranks-a-node setting that is no count: TUWk_Scatterv (whose root chooses its small call's
 // tree on the nodes) returns MPI_ERR_ARG on every process before any message; a good one
 // scatters. The step query names a root of the communicator or MPI_ERR_ROOT.
 TEST_F(Errors, BadRanksPerNodeSettingEverywhere) {
-  const auto scatter = [&] {
-    for (const auto& alg : tuw::kScattervAlgorithms) {
-      if (alg.name == "TUWk_Scatterv") return ErrorClass(Scatter(alg.fn, 2, 0));
-    }
-    return MPI_ERR_OTHER;
-  };
-  const char* before = std::getenv("TUWCOLL_RANKS_PER_NODE");
-  const std::string saved = before != nullptr ? before : "";
+  const ScopedEnvironment setting("TUWCOLL_RANKS_PER_NODE");
+  ExpectSmallScatterSettingRejected(setting, {"0", "-4", "sixteen", "16x", "1e1"});
   int step = -1, by_model = -1;
-  for (const char* bad : {"0", "-4", "sixteen", "16x", "1e1"}) {
-    setenv("TUWCOLL_RANKS_PER_NODE", bad, 1);
-    EXPECT_EQ(scatter(), MPI_ERR_ARG) << bad;
-    EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &step, &by_model), MPI_ERR_ARG) << bad;
-  }
   for (const char* good : {"1", "2", "16"}) {
-    setenv("TUWCOLL_RANKS_PER_NODE", good, 1);
-    EXPECT_EQ(scatter(), MPI_SUCCESS) << good;
+    setting.Set(good);
+    EXPECT_EQ(TuwkScatterError(), MPI_SUCCESS) << good;
     EXPECT_EQ(TUWk_Scatter_step(comm_, p_ - 1, &step, &by_model), MPI_SUCCESS) << good;
   }
   EXPECT_EQ(TUWk_Scatter_step(comm_, p_, &step, &by_model), MPI_ERR_ROOT);
   EXPECT_EQ(TUWk_Scatter_step(comm_, -1, &step, &by_model), MPI_ERR_ROOT);
-  if (before != nullptr) {
-    setenv("TUWCOLL_RANKS_PER_NODE", saved.c_str(), 1);
-  } else {
-    unsetenv("TUWCOLL_RANKS_PER_NODE");
-  }
 }
 
 // A radix setting that is no radix: every process of every radix-k row (plain, persistent)
 // returns MPI_ERR_ARG before any message (all read the same environment), and the next call
 // with a good setting is correct. TUWCOLL_RADIX=3 is what the MPI tests run with (CMake).
 TEST_F(Errors, BadRadixSettingEverywhere) {
-  const char* before = std::getenv("TUWCOLL_RADIX");
-  const std::string saved = before != nullptr ? before : "";
+  const ScopedEnvironment setting("TUWCOLL_RADIX");
   for (const char* bad : {"1", "65", "four", "3x", "-2", "TUWk=1", "TUWk=4 Foo=3", "TUWk",
                           "TUWk=", "Binomialk=9;TUWk=4"}) {
-    setenv("TUWCOLL_RADIX", bad, 1);
+    setting.Set(bad);
     for (const auto& alg : tuw::kGathervAlgorithms) {
       const bool radix_k = alg.name == "TUWk_Gatherv" || alg.name == "Binomialk_Gatherv";
       if (radix_k) {
@@ -178,7 +163,7 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
     EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_ERR_ARG);
     EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_ERR_ARG);
   }
-  setenv("TUWCOLL_RADIX", "5", 1);
+  setting.Set("5");
   int tuwk = 0, binomialk = 0, tuwk_init = 0;
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
   EXPECT_EQ(tuwk, 5);
@@ -191,16 +176,16 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
   EXPECT_EQ(TUWk_Radix_init(comm_, nullptr), MPI_ERR_ARG);
   // Per family, as irrbench records them; a family left out gets the model's radix.
   int model_tuwk = 0, model_binomialk = 0, model_init = 0;
-  unsetenv("TUWCOLL_RADIX");
+  setting.Unset();
   EXPECT_EQ(TUWk_Radix(comm_, &model_tuwk, &model_binomialk), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_init(comm_, &model_init), MPI_SUCCESS);
-  setenv("TUWCOLL_RADIX", "TUWk=4,Binomialk=6 TUWk_init=7", 1);
+  setting.Set("TUWk=4,Binomialk=6 TUWk_init=7");
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
   EXPECT_EQ(tuwk, 4);
   EXPECT_EQ(binomialk, 6);
   EXPECT_EQ(tuwk_init, 7);
-  setenv("TUWCOLL_RADIX", "Binomialk=11", 1);
+  setting.Set("Binomialk=11");
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
   EXPECT_EQ(tuwk, model_tuwk);
@@ -208,12 +193,11 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
   EXPECT_EQ(tuwk_init, model_init);
   EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
   EXPECT_TRUE(GatherStillWorks(Binomialk_Gatherv));
-  setenv("TUWCOLL_RADIX", "2", 1);
+  setting.Set("2");
   EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
-  unsetenv("TUWCOLL_RADIX");  // the model's choice (tested in test_loggp)
+  setting.Unset();  // the model's choice (tested in test_loggp)
   EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
   EXPECT_TRUE(GatherStillWorks(Binomialk_Gatherv));
-  if (!saved.empty()) setenv("TUWCOLL_RADIX", saved.c_str(), 1);
 }
 
 // The baselines check their own arguments locally, like MPI_Gatherv: every process passes -1.

@@ -33,6 +33,33 @@ inline bool AllRanks(bool ok, MPI_Comm comm = MPI_COMM_WORLD) {
 }
 
 // Number of random problems per (algorithm, root); smaller for MPICH runs (IRRCOLL_TEST_SEEDS).
+// An environment variable a test sets as it likes: its value before (or its absence) comes back
+// when the test's scope ends, so the next test sees the environment CMake gave the binary.
+class ScopedEnvironment {
+ public:
+  explicit ScopedEnvironment(const char* name) : name_(name) {
+    const char* before = std::getenv(name);
+    had_ = before != nullptr;
+    if (had_) saved_ = before;
+  }
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+  ~ScopedEnvironment() {
+    if (had_) {
+      setenv(name_, saved_.c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+  void Set(const char* value) const { setenv(name_, value, 1); }
+  void Unset() const { unsetenv(name_); }
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string saved_;
+};
+
 inline int SeedCount(int fallback) {
   const char* env = std::getenv("IRRCOLL_TEST_SEEDS");
   return env ? std::atoi(env) : fallback;
