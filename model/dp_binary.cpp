@@ -32,67 +32,82 @@ struct BinaryChoice {
   }
 };
 
-// Offers the first k in [lo, hi) with the smallest term(k), as one case: the same choice as
-// offering every k in order, but the terms are computed in a loop the compiler vectorizes (the
-// binary DP is O(p^3): at p = 2000 this is what a model test waits for). `scratch` holds hi - lo.
-template <class Term>
-void OfferSmallest(BinaryChoice* best, int which, int lo, int hi, std::vector<double>* scratch,
-                   Term term) {
-  if (lo >= hi) return;
-  double* values = scratch->data();
-  double smallest = kInf;
-#pragma omp simd reduction(min : smallest)
-  for (int k = lo; k < hi; ++k) {
-    values[k - lo] = term(k);
-    smallest = std::min(smallest, values[k - lo]);
-  }
-  if (!(smallest < best->value)) return;
-  int k = lo;
-  while (values[k - lo] != smallest) ++k;
-  best->Offer(smallest, which, k);
+// The split loop's arithmetic, spelled out so that GCC 12 vectorizes it: with std::max/std::min
+// (reference results) or with units == 0 ? 0 : alpha + beta * units it left the loop scalar,
+// though -fopt-info reported it vectorized. The same comparisons and the same bits.
+inline double Larger(double a, double b) { return a < b ? b : a; }
+inline double Smaller(double a, double b) { return b < a ? b : a; }
+// CostParams::Comm: a message of 0 units costs nothing.
+struct VectorComm {
+  double alpha, beta;
+  double operator()(double units) const { return (units != 0 ? alpha : 0.0) + beta * units; }
+};
+
+// The first x in [0, n) with values[x] == value (the first k of the case that won).
+int FirstAt(const double* values, int n, double value) {
+  int x = 0;
+  while (x < n - 1 && values[x] != value) ++x;
+  return x;
 }
 
-// The five cases of Figure 7 for range [i..j]; `root` restricts the root (-1: any).
+// The five cases of Figure 7 for range [i..j]; `root` restricts the root (-1: any). The binary DP
+// is O(p^3) in the three split cases (1-3), so they share one loop over k that the compiler
+// vectorizes: cases 1 and 2 at k send [k+1..j] last, cases 2 at k and 3 at k-1 both complete
+// [i..k-1] and send it. At p = 2000 this is what a model test waits for. `scratch` holds 3 p.
 BinaryChoice BinaryCases(const Problem& pr, const BinaryTables& t, int i, int j, int root,
                          std::vector<double>* scratch) {
   BinaryChoice best;
   const auto any = [&](int r) { return root < 0 || root == r; };
   const double* prefix = pr.prefix.data();
-  const double alpha = pr.c.alpha, beta = pr.c.beta;
-  // CostParams::Comm, spelled out so that it vectorizes: a message of 0 units costs nothing.
-  const auto comm = [alpha, beta](double units) { return units == 0 ? 0 : alpha + beta * units; };
-  if (any(i)) {  // 1: root i; children [i+1..k], then [k+1..j]
-    const double copy = pr.Copy(i);
-    const double* from_next = t.Row(i + 1);  // C(i+1, k)
-    const double* to_j = t.Column(j);        // C(k+1, j)
-    OfferSmallest(&best, 1, i + 1, j, scratch, [=](int k) {
-      return std::max(std::max(copy, from_next[k]) + comm(prefix[k + 1] - prefix[i + 1]),
-                      to_j[k + 1]) +
-             comm(prefix[j + 1] - prefix[k + 1]);
-    });
-    best.Offer(std::max(pr.Copy(i), t.C(i + 1, j)) + pr.Comm(pr.Size(i + 1, j)), 4, i);
+  const double* m = pr.m.data();
+  const VectorComm comm{pr.c.alpha, pr.c.beta};
+  const double gamma = pr.c.gamma, copy_i = pr.Copy(i), copy_j = pr.Copy(j);
+  const double* from_next = t.Row(i + 1);       // C(i+1, k)
+  const double* from_i = t.Row(i);              // C(i, k)
+  const double* to_j = t.Column(j);             // C(k+1, j)
+  const double* to_before_j = t.Column(j - 1);  // C(k+1, j-1)
+  // k in [lo, hi): case 1 (root i) and case 2 (root k) at k, case 3 (root j) at k - 1; a fixed
+  // root keeps the k of case 2 that is the root.
+  const int lo = root < 0 || root == i || root == j ? i + 1 : root;
+  const int hi = root < 0 || root == i || root == j ? j : root + 1;
+  const int n = hi - lo;
+  double* root_i = scratch->data();
+  double* root_k = root_i + pr.p;
+  double* root_j = root_k + pr.p;
+  double smallest_i = kInf, smallest_k = kInf, smallest_j = kInf;
+#pragma omp simd reduction(min : smallest_i, smallest_k, smallest_j)
+  for (int k = lo; k < hi; ++k) {
+    const double last = comm(prefix[j + 1] - prefix[k + 1]);  // [k+1..j], cases 1 and 2
+    const double by_i =
+        Larger(Larger(copy_i, from_next[k]) + comm(prefix[k + 1] - prefix[i + 1]), to_j[k + 1]) +
+        last;
+    const double before_k = from_i[k - 1] + comm(prefix[k] - prefix[i]);  // [i..k-1] received
+    const double by_k = Larger(before_k + gamma * m[k], to_j[k + 1]) + last;
+    const double by_j = Larger(before_k, to_before_j[k]) + comm(prefix[j] - prefix[k]) + copy_j;
+    root_i[k - lo] = by_i, root_k[k - lo] = by_k, root_j[k - lo] = by_j;
+    smallest_i = Smaller(smallest_i, by_i);
+    smallest_k = Smaller(smallest_k, by_k);
+    smallest_j = Smaller(smallest_j, by_j);
   }
-  {  // 2: root k; [i..k-1], copy, then [k+1..j]
-    const int lo = root < 0 ? i + 1 : std::max(i + 1, root);
-    const int hi = root < 0 ? j : std::min(j, root + 1);
-    const double* from_i = t.Row(i);   // C(i, k-1)
-    const double* to_j = t.Column(j);  // C(k+1, j)
-    const double gamma = pr.c.gamma;
-    const double* m = pr.m.data();
-    OfferSmallest(&best, 2, lo, hi, scratch, [=](int k) {
-      return std::max(from_i[k - 1] + comm(prefix[k] - prefix[i]) + gamma * m[k], to_j[k + 1]) +
-             comm(prefix[j + 1] - prefix[k + 1]);
-    });
+  // The cases in Figure 7's order, the first of equal times winning; a split case's k is looked
+  // up only if it won. EncodeBinary's k is filled in below.
+  if (n > 0 && any(i)) best.Offer(smallest_i, 1, 0);  // 1: root i; [i+1..k], then [k+1..j]
+  if (any(i)) best.Offer(std::max(copy_i, t.C(i + 1, j)) + pr.Comm(pr.Size(i + 1, j)), 4, i);
+  if (n > 0 && (root < 0 || (root > i && root < j))) {  // 2: root k; [i..k-1], copy, [k+1..j]
+    best.Offer(smallest_k, 2, 0);
   }
-  if (any(j)) {  // 3: root j; [i..k], then [k+1..j-1], then copy
-    const double copy = pr.Copy(j);
-    const double* from_i = t.Row(i);              // C(i, k)
-    const double* to_before_j = t.Column(j - 1);  // C(k+1, j-1)
-    OfferSmallest(&best, 3, i, j - 1, scratch, [=](int k) {
-      return std::max(from_i[k] + comm(prefix[k + 1] - prefix[i]), to_before_j[k + 1]) +
-             comm(prefix[j] - prefix[k + 1]) + copy;
-    });
-    best.Offer(t.C(i, j - 1) + pr.Comm(pr.Size(i, j - 1)) + pr.Copy(j), 5, j);
+  if (n > 0 && any(j)) best.Offer(smallest_j, 3, 0);  // 3: root j; [i..k], [k+1..j-1], copy
+  if (any(j)) best.Offer(t.C(i, j - 1) + pr.Comm(pr.Size(i, j - 1)) + copy_j, 5, j);
+  switch (best.how % 8) {
+    case 1:
+      best.how = EncodeBinary(1, lo + FirstAt(root_i, n, best.value));
+      break;
+    case 2:
+      best.how = EncodeBinary(2, lo + FirstAt(root_k, n, best.value));
+      break;
+    case 3:
+      best.how = EncodeBinary(3, lo - 1 + FirstAt(root_j, n, best.value));
+      break;
   }
   return best;
 }
@@ -147,7 +162,7 @@ BinaryDp::BinaryDp(const std::vector<std::int64_t>& blocks, const CostParams& c)
     const int count = p - len + 1;
 #pragma omp parallel if (static_cast <long>(count) * len > 50000)
     {
-      std::vector<double> scratch(len);
+      std::vector<double> scratch(3 * static_cast<std::size_t>(p));
 #pragma omp for schedule(dynamic, 8)
       for (int i = 0; i < count; ++i) {
         const int j = i + len - 1;
@@ -167,7 +182,7 @@ Result BinaryDp::Fixed(int root) const {
   const int p = tables_->p;
   CheckArguments(p, root);
   if (p == 1) return {0.0, 0};
-  std::vector<double> scratch(p);
+  std::vector<double> scratch(3 * static_cast<std::size_t>(p));
   const BinaryChoice top = BinaryCases(Problem(blocks_, cost_), *tables_, 0, p - 1, root, &scratch);
   const int which = top.how % 8, k = top.how / 8;
   return {top.value, which == 1 || which == 4 ? 0 : which == 2 ? k : p - 1};
@@ -181,7 +196,7 @@ SequencedTree BinaryDp::Tree(int root) const {
     tree.root = 0;
     return tree;
   }
-  std::vector<double> scratch(p);
+  std::vector<double> scratch(3 * static_cast<std::size_t>(p));
   const BinaryChoice top = BinaryCases(Problem(blocks_, cost_), *tables_, 0, p - 1, root, &scratch);
   tree.root = RebuildBinary(*tables_, top.how, 0, p - 1, &tree, true);
   return tree;

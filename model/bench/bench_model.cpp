@@ -43,6 +43,16 @@ BENCHMARK_CAPTURE(BM_OptimalDp, windowed, irr::model::DpMethod::kWindowed)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 
+// The optimal binary tree's DP (O(p^3), the model's Binary row and the Table 1 test's cost).
+void BM_BinaryDp(benchmark::State& state) {
+  const auto blocks = Blocks(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    const irr::model::BinaryDp dp(blocks, {100, 1, 1});
+    benchmark::DoNotOptimize(dp.Best().time);
+  }
+}
+BENCHMARK(BM_BinaryDp)->Arg(500)->Arg(2000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
 // What Optimal_*_init's root computes: the DP and the tree for a fixed root, on one thread
 // (OMP_NUM_THREADS=1 for the library's view), exact up to p = 256 and windowed above.
 void BM_OptimalInitTree(benchmark::State& state, irr::model::DpMethod method) {
