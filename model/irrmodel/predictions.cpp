@@ -1,6 +1,7 @@
 #include "predictions.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "cli.hpp"
 #include "distributions.hpp"
 #include "fit_file.hpp"
 #include "linear_fit.hpp"
@@ -277,10 +279,18 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   }
   // The costs the library chose that step with (RadixCosts::Params: one level, or two where the
   // run set TUWCOLL_RANKS_PER_NODE and the fit has a node's alpha).
+  long long ranks_per_node = 1;
+  if (meta.count("env.TUWCOLL_RANKS_PER_NODE")) {
+    const std::string& text = meta["env.TUWCOLL_RANKS_PER_NODE"];
+    const std::string why = irr::cli::ParseInt(text, 1, INT_MAX, &ranks_per_node);
+    if (!why.empty()) {
+      *error = "--from-results: env.TUWCOLL_RANKS_PER_NODE: " + why +
+               " (consecutive ranks a node, as libtuwcoll reads it)";
+      return false;
+    }
+  }
   const tuw::tree::LogGPParams shape_params =
-      costs.radix_costs.Params(meta.count("env.TUWCOLL_RANKS_PER_NODE")
-                                   ? std::atoi(meta["env.TUWCOLL_RANKS_PER_NODE"].c_str())
-                                   : 1);
+      costs.radix_costs.Params(static_cast<int>(ranks_per_node));
   StepChoices step_choices;
   bool radix_noted = false;
   bool dp_skipped_noted = false;

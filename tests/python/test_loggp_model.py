@@ -198,3 +198,10 @@ def test_irrmodel_prices_the_step_the_library_chose(tmp_path):
     assert as_run == forced[5]
     assert one_level == forced[9]
     assert as_run != one_level
+    # a record the library could not have read is an error naming it, not one rank a node
+    bad = tmp_path / "bad.csv"
+    bad.write_text(small.replace("TUWCOLL_RANKS_PER_NODE=16", "TUWCOLL_RANKS_PER_NODE=16x"))
+    result = subprocess.run([str(BINARY), "--from-results", str(bad), "--alpha-beta", str(FIT)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode != 0 and "TUWCOLL_RANKS_PER_NODE: '16x' is not an integer >= 1" in \
+        result.stderr, result.stderr
