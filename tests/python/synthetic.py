@@ -1,13 +1,12 @@
 """Writes irrbench-format raw.csv files with known properties, and runs irrcheck on them."""
-import os
 import pathlib
-import subprocess
 import sys
 
 import numpy as np
 
+import inprocess
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-IRRCHECK = ROOT / "guidelines" / "irrcheck"
 HEADER = "op,distribution,b,p,root,m,m_padded,rep,seconds,late,status"
 sys.path.insert(0, str(ROOT / "guidelines"))
 
@@ -35,9 +34,9 @@ def write_raw(path, cases, metadata=None, p=16):
 
 
 def run(*args, cwd=None):
-    return subprocess.run(["/usr/bin/python3", str(IRRCHECK)] + [str(a) for a in args],
-                          capture_output=True, text=True, cwd=cwd or ROOT, timeout=120,
-                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    """irrcheck ARGS, in this process (inprocess.py): returncode, stdout, stderr."""
+    from irrguide.cli import main
+    return inprocess.run_main(main, args, cwd or ROOT)
 
 
 def analyse(*args):

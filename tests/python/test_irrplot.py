@@ -10,6 +10,7 @@ import matplotlib.image
 import numpy as np
 import pytest
 
+import inprocess
 from conftest import ROOT
 from synthetic import noise, rng, write_raw
 from test_irrcheck_render import chromium
@@ -41,9 +42,15 @@ def synthetic_run(path, seed, setting=None, nrep=41):
     return {key: np.round(seconds, 9) for key, seconds in cases.items()}  # as written (ns)
 
 
-def irrplot(*args):
+def irrplot_command(*args):
     return subprocess.run(["/usr/bin/python3", str(IRRPLOT), *map(str, args)],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+def irrplot(*args):
+    """irrplot ARGS in this process (inprocess.py); the CLI test runs the command itself."""
+    from irrplots.cli import main
+    return inprocess.run_main(main, args, ROOT)
 
 
 def in_process(files):
@@ -119,7 +126,7 @@ def test_cli_writes_png_svg_and_a_report_that_chromium_renders(tmp_path):
     for k, algorithm in enumerate(("1", "2")):
         synthetic_run(tmp_path / f"sweep/gather-{algorithm}/raw.csv", 30 + k,
                       {"env.OMPI_MCA_coll_tuned_gather_algorithm": algorithm})
-    result = irrplot(tmp_path / "sweep", "--report")
+    result = irrplot_command(tmp_path / "sweep", "--report")
     assert result.returncode == 0, result.stderr
     plots = tmp_path / "sweep" / "plots"
     pngs, svgs = sorted(plots.glob("*.png")), sorted(plots.glob("*.svg"))
