@@ -68,8 +68,9 @@ BinaryChoice BinaryCases(const Problem& pr, const BinaryTables& t, int i, int j,
   const double* to_before_j = t.Column(j - 1);  // C(k+1, j-1)
   // k in [lo, hi): case 1 (root i) and case 2 (root k) at k, case 3 (root j) at k - 1; a fixed
   // root keeps the k of case 2 that is the root.
-  const int lo = root < 0 || root == i || root == j ? i + 1 : root;
-  const int hi = root < 0 || root == i || root == j ? j : root + 1;
+  const bool every_k = root < 0 || root == i || root == j;
+  const int lo = every_k ? i + 1 : root;
+  const int hi = every_k ? j : root + 1;
   const int n = hi - lo;
   double* root_i = scratch->data();
   double* root_k = root_i + pr.p;

@@ -32,7 +32,6 @@ inline bool AllRanks(bool ok, MPI_Comm comm = MPI_COMM_WORLD) {
   return global == 1;
 }
 
-// Number of random problems per (algorithm, root); smaller for MPICH runs (IRRCOLL_TEST_SEEDS).
 // An environment variable a test sets as it likes: its value before (or its absence) comes back
 // when the test's scope ends, so the next test sees the environment CMake gave the binary.
 class ScopedEnvironment {
@@ -60,6 +59,7 @@ class ScopedEnvironment {
   std::string saved_;
 };
 
+// Number of random problems per (algorithm, root); smaller for MPICH runs (IRRCOLL_TEST_SEEDS).
 inline int SeedCount(int fallback) {
   const char* env = std::getenv("IRRCOLL_TEST_SEEDS");
   return env ? std::atoi(env) : fallback;
