@@ -5,16 +5,29 @@ test_one_house runs every tool's real command."""
 import contextlib
 import io
 import os
+import signal
 import subprocess
 import traceback
 
 
-def run_main(main, args, cwd):
+class Hung(BaseException):
+    """The call outlasted its time limit (a BaseException: a tool's own handlers must not take
+    it for one of their errors)."""
+
+
+def run_main(main, args, cwd, timeout=300):
     """main([str(a) for a in args]) in directory cwd; an exception that escapes it is a traceback
-    on stderr and status 1, as the interpreter gives, and a SystemExit its status."""
+    on stderr and status 1, as the interpreter gives, and a SystemExit its status. A call that
+    outlasts `timeout` seconds fails the test, as the commands' subprocess timeouts did."""
     argv = [str(a) for a in args]
     out, err = io.StringIO(), io.StringIO()
     previous = os.getcwd()
+
+    def expire(signum, frame):
+        raise Hung(f"{argv}: still running after {timeout} s")
+
+    handler = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(timeout)
     os.chdir(cwd)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -28,5 +41,7 @@ def run_main(main, args, cwd):
                 traceback.print_exc(file=err)
                 status = 1
     finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, handler)
         os.chdir(previous)
     return subprocess.CompletedProcess(argv, status or 0, out.getvalue(), err.getvalue())
