@@ -264,8 +264,13 @@ TEST(SizeMessage, FewestBytesThatHoldTheLargest) {
   EXPECT_EQ(SizeFieldWidth(std::int64_t{1} << 32), 8);
   const std::int64_t sizes[] = {4, 4, 300};
   EXPECT_EQ(SizeMessageBytes(sizes, 3), 32 + 2 * 3);
-  EXPECT_EQ(SizeMessageBytes(sizes, 2), 32 + 2);
+  EXPECT_EQ(SizeMessageBytes(sizes + 1, 2), 32 + 2 * 2);
+  EXPECT_EQ(SizeMessageBytes(sizes, 1), 32 + 1);
+  EXPECT_EQ(SizeMessageBytes(sizes, 2), 32 + 1);  // equal sizes: one field for both
   EXPECT_EQ(SizeMessageBytes(sizes, 0), 32);
+  EXPECT_TRUE(UniformSizes(sizes, 2));
+  EXPECT_FALSE(UniformSizes(sizes, 3));
+  EXPECT_FALSE(UniformSizes(sizes, 1));  // one size is one field anyway
 }
 
 INSTANTIATE_TEST_SUITE_P(ManyP, TreeProperties,

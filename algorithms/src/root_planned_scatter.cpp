@@ -36,11 +36,13 @@ namespace tuw::detail {
 namespace {
 
 // A size message (tree::SizeMessageBytes): four int64 [error class, lo, hi, width | flags], then
-// the block bytes of ranks lo..hi, each in `width` little-endian bytes (none with an error); with
-// kDataAttached in the flags the data of lo..hi follows in rank order (the caller appends it),
-// and the flags name the tree of the range: 0 the radix tree, else the greedy tree's step
-// (bits kStepShift on), which the root chose for the call (ModelScatterStep).
+// the block bytes of ranks lo..hi, each in `width` little-endian bytes, or with kUniformSizes in
+// the flags one such field for all of them (none with an error); with kDataAttached the data of
+// lo..hi follows in rank order (the caller appends it), and the flags name the tree of the
+// range: 0 the radix tree, else the greedy tree's step (bits kStepShift on), which the root chose
+// for the call (ModelScatterStep).
 constexpr std::int64_t kDataAttached = 1 << 8;
+constexpr std::int64_t kUniformSizes = 1 << 9;
 constexpr int kStepShift = 16;
 
 std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std::int64_t hi,
@@ -49,13 +51,16 @@ std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std:
   const int n = sizes == nullptr ? 0 : static_cast<int>(hi - lo + 1);
   const std::int64_t largest = n > 0 ? *std::max_element(sizes, sizes + n) : 0;
   const std::int64_t width = tree::SizeFieldWidth(largest);
-  std::vector<unsigned char> m(tree::kSizeHeaderBytes + width * n);
+  const bool uniform = tree::UniformSizes(sizes, n);
+  const int fields = uniform ? 1 : n;
+  std::vector<unsigned char> m(tree::kSizeHeaderBytes + width * fields);
   const std::int64_t header[4] = {
       error, lo, hi,
-      width | (data_attached ? kDataAttached | static_cast<std::int64_t>(step) << kStepShift : 0)};
+      width | (uniform ? kUniformSizes : 0) |
+          (data_attached ? kDataAttached | static_cast<std::int64_t>(step) << kStepShift : 0)};
   std::memcpy(m.data(), header, sizeof header);
   unsigned char* out = m.data() + tree::kSizeHeaderBytes;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < fields; ++i) {
     for (int b = 0; b < width; ++b) *out++ = static_cast<unsigned char>(sizes[i] >> (8 * b));
   }
   return m;
@@ -78,27 +83,37 @@ bool DecodeSizes(const unsigned char* m, std::int64_t bytes, int rank, int p, Si
   out->hi = header[2];
   const std::int64_t width = header[3] & 0xff;
   const bool attached = (header[3] & kDataAttached) != 0;
+  const bool uniform = (header[3] & kUniformSizes) != 0;
   out->step = static_cast<int>(header[3] >> kStepShift);
   if (out->lo < 0 || out->hi >= p || out->lo > rank || rank > out->hi ||
       (width != 1 && width != 2 && width != 4 && width != 8) ||
-      (header[3] & ~(kDataAttached | 0xff | std::int64_t{0xff} << kStepShift)) != 0 ||
+      (header[3] & ~(kDataAttached | kUniformSizes | 0xff | std::int64_t{0xff} << kStepShift)) !=
+          0 ||
       out->step > tree::kMaxGreedyStep || (out->step > 0 && !attached) ||
       (attached && out->error != MPI_SUCCESS)) {
     return false;
   }
   const std::int64_t n = out->error == MPI_SUCCESS ? out->hi - out->lo + 1 : 0;
-  if (bytes < tree::kSizeHeaderBytes + width * n) return false;
+  if (uniform && n < 2) return false;  // the sender writes one field only for n > 1
+  const std::int64_t fields = uniform ? 1 : n;
+  if (bytes < tree::kSizeHeaderBytes + width * fields) return false;
   out->sizes.assign(n, 0);
-  std::int64_t total = 0;
   const unsigned char* in = m + tree::kSizeHeaderBytes;
-  for (std::int64_t i = 0; i < n; ++i) {
+  for (std::int64_t i = 0; i < fields; ++i) {
     std::uint64_t value = 0;
     for (int b = 0; b < width; ++b) value |= static_cast<std::uint64_t>(*in++) << (8 * b);
     out->sizes[i] = static_cast<std::int64_t>(value);
-    total += out->sizes[i];
+  }
+  if (uniform) std::fill(out->sizes.begin() + 1, out->sizes.end(), out->sizes[0]);
+  // With the data attached it must be what the sizes add up to (checked without overflow).
+  std::int64_t total = 0;
+  for (std::int64_t i = 0; attached && i < n; ++i) {
+    const std::int64_t s = out->sizes[i];
+    if (s < 0 || s > bytes - total) return false;
+    total += s;
   }
   out->data = attached ? in : nullptr;
-  return bytes == tree::kSizeHeaderBytes + width * n + (attached ? total : 0);
+  return bytes == tree::kSizeHeaderBytes + width * fields + (attached ? total : 0);
 }
 
 int TreeTag(const CallContext& ctx) {

@@ -230,9 +230,14 @@ int SizeFieldWidth(std::int64_t largest) {
   return width;
 }
 
+bool UniformSizes(const std::int64_t* sizes, int n) {
+  return n > 1 && std::all_of(sizes + 1, sizes + n, [&](std::int64_t s) { return s == sizes[0]; });
+}
+
 std::int64_t SizeMessageBytes(const std::int64_t* sizes, int n) {
   const std::int64_t largest = n > 0 ? *std::max_element(sizes, sizes + n) : 0;
-  return kSizeHeaderBytes + static_cast<std::int64_t>(SizeFieldWidth(largest)) * n;
+  return kSizeHeaderBytes +
+         static_cast<std::int64_t>(SizeFieldWidth(largest)) * (UniformSizes(sizes, n) ? 1 : n);
 }
 
 bool OneMessageCall(const std::int64_t* sizes, int n, std::int64_t max_message_bytes) {

@@ -127,10 +127,12 @@ NodeView AdaptiveNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, 
 
 // TUWk_Scatterv's size message to a child with the n block sizes of its range: a header of four
 // int64 (error, lo, hi, width) and each size in the fewest of 1, 2, 4 or 8 little-endian bytes
-// that hold the range's largest. At small blocks the sizes would otherwise outweigh the data
-// (8 bytes a rank against 4), and large messages cost more than their bytes (protocol switches).
+// that hold the range's largest, or that one size alone where all n are equal (UniformSizes). At
+// small blocks the sizes would otherwise outweigh the data (8 bytes a rank against 4; 1 against
+// 4 is still a fifth more through the root's link, which carries every block of a small call).
 constexpr int kSizeHeaderBytes = 32;
 int SizeFieldWidth(std::int64_t largest);
+bool UniformSizes(const std::int64_t* sizes, int n);
 std::int64_t SizeMessageBytes(const std::int64_t* sizes, int n);
 // A call whose blocks total at most this (sizes included) sends each child its sizes and its
 // data in one message (the child's receive has room for the largest): a size message more per
