@@ -1,6 +1,7 @@
 #include "run_metadata.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <stdexcept>
 
 #include "tsv_table.hpp"
@@ -66,11 +67,12 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
   const std::size_t blank = record.find(' ');
   if (blank == std::string::npos || blank == 0) return false;
   const std::string number = record.substr(0, blank), how = record.substr(blank + 1);
-  if (number.find_first_not_of("0123456789") != std::string::npos || number.size() > 9) {
+  if (number.find_first_not_of("0123456789") != std::string::npos || number.size() > 10 ||
+      std::stoll(number) > INT_MAX) {
     return false;
   }
   if (how != "model" && how != "TUWCOLL_SCATTER_STEP") return false;
-  *step = std::stoi(number);
+  *step = static_cast<int>(std::stoll(number));
   *by_model = how == "model";
   return true;
 }

@@ -30,7 +30,8 @@ std::string EnvironmentKind(const std::string& name);
 std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** environment);
 
 // irrbench's record of a small TUWk_Scatterv call's greedy step (tuwcoll_scatter_step): "S model"
-// where the library's model chose S, "S TUWCOLL_SCATTER_STEP" where that setting forced it.
+// where the library's model chose S, "S TUWCOLL_SCATTER_STEP" where that setting forced it (S as
+// TUWk_Scatter_step gives it: a two-level tree's code, tuwcoll.h).
 // ParseScatterStepRecord: false for anything else (a negative S included).
 std::string ScatterStepRecord(int step, bool by_model);
 bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model);

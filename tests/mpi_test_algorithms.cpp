@@ -350,15 +350,23 @@ TEST(Sequences, BackToBackCallsAndUserTraffic) {
 // they do not know their parent before: calls in a row on trees that change from call to call
 // (root and a large block move), with no barrier between them, must not take a later call's
 // message for an earlier one's. Radixes 2 and 3 give deep trees, so parents change, and so do
-// the greedy trees of a small call (TUWCOLL_SCATTER_STEP: 0 the radix tree, else the step; empty
-// blocks among them); the results are checked after all calls against the pattern the root sent.
+// the greedy trees of a small call (TUWCOLL_SCATTER_STEP: 0 the radix tree, else the step, or
+// the network and node steps of the two-level tree over nodes of TUWCOLL_RANKS_PER_NODE ranks, a
+// last node short where p is not a multiple; empty blocks among them); the results are checked
+// after all calls against the pattern the root sent.
 TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
   const int p = Size(), rank = Rank();
   constexpr int kCalls = 40;
-  for (const auto& [radix, step] : {std::pair{"2", "0"}, std::pair{"3", "0"}, std::pair{"3", "1"},
-                                    std::pair{"3", "2"}, std::pair{"2", "5"}}) {
+  struct Setting {
+    const char *radix, *step, *ranks_per_node;
+  };
+  for (const auto& [radix, step, ranks_per_node] :
+       {Setting{"2", "0", ""}, Setting{"3", "0", ""}, Setting{"3", "1", ""}, Setting{"3", "2", ""},
+        Setting{"2", "5", ""}, Setting{"3", "2/1", "3"}, Setting{"2", "5/2", "2"},
+        Setting{"2", "1/3", "4"}}) {
     setenv("TUWCOLL_RADIX", radix, 1);
     setenv("TUWCOLL_SCATTER_STEP", step, 1);
+    setenv("TUWCOLL_RANKS_PER_NODE", ranks_per_node, 1);
     std::vector<std::vector<int>> received(kCalls);
     for (int i = 0; i < kCalls; ++i) {
       const int root = (i * 7) % p;
@@ -381,6 +389,7 @@ TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
     }
     unsetenv("TUWCOLL_RADIX");
     unsetenv("TUWCOLL_SCATTER_STEP");
+    unsetenv("TUWCOLL_RANKS_PER_NODE");
     bool ok = true;
     for (int i = 0; i < kCalls; ++i) {
       const int own = static_cast<int>(received[i].size()) - 1;

@@ -97,11 +97,24 @@ TEST_F(Errors, InvalidRootAndNullCommunicatorEverywhere) {
 }
 
 // A greedy-step setting that is no step: every process of TUWk_Scatterv returns MPI_ERR_ARG
-// before any message, and a good one (0: the radix tree; a step) scatters correctly.
+// before any message, and a good one (0: the radix tree; a step; two steps "network/node" where
+// TUWCOLL_RANKS_PER_NODE names at least 2 ranks a node) scatters correctly.
 TEST_F(Errors, BadScatterStepSettingEverywhere) {
   const ScopedEnvironment setting("TUWCOLL_SCATTER_STEP");
-  ExpectSmallScatterSettingRejected(setting, {"-1", "65", "five", "3x", "1e2"});
-  int step = -1, by_model = -1;
+  const ScopedEnvironment ranks_per_node("TUWCOLL_RANKS_PER_NODE");
+  ExpectSmallScatterSettingRejected(setting, {"-1", "65", "five", "3x", "1e2", "4/2"});
+  ranks_per_node.Set("1");  // one rank a node: no second level
+  ExpectSmallScatterSettingRejected(setting, {"4/2"});
+  ranks_per_node.Set("2");
+  ExpectSmallScatterSettingRejected(setting, {"4/", "/2", "4/0", "0/2", "4/65", "4/2/1", "4 /2"});
+  int two_level = -1, by_model = -1;
+  setting.Set("4/2");
+  EXPECT_EQ(TuwkScatterError(), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &two_level, &by_model), MPI_SUCCESS);
+  EXPECT_EQ(two_level, 4 + 128 * 2 + 16384 * 2);  // tuwcoll.h's code for S/N over R = 2
+  EXPECT_EQ(by_model, 0);
+  ranks_per_node.Unset();
+  int step = -1;
   for (const char* good : {"0", "1", "4", "64"}) {
     setting.Set(good);
     EXPECT_EQ(TuwkScatterError(), MPI_SUCCESS) << good;

@@ -362,6 +362,61 @@ TEST(GreedyTree, HandDerivedEightRanksStepTwo) {
   EXPECT_THROW(BuildGreedyTree(bytes, 8, 2), std::invalid_argument);
 }
 
+// Two levels, by hand (steps 1: binomial counts). n = 8, 4 ranks a node, root 0: the network
+// children over the nodes {0, 1}: node 1 = [4, 7]; then the root's own node [0, 3] by the node
+// step: [1, 2], [3, 3]. Rank 4's range is one node: [5, 6], [7, 7]. Root 5: node 0 whole, then
+// its node's ranges start after it and wrap: [6, 7], [4, 4]. n = 10 (nodes [0, 3], [4, 7],
+// [8, 9]), root 0: nodes 1 and 2 to rank 4 ([4, 9], GreedyChildCounts(3, 1) = {2}), which sends
+// node 2 ([8, 9]) on, then its node's [5, 6], [7, 7].
+TEST(GreedyTree, TwoLevelsByHand) {
+  GreedyShape shape;
+  shape.step = 1;
+  shape.node_step = 1;
+  shape.ranks_per_node = 4;
+  const int code = ShapeCode(shape);
+  using R = std::vector<std::pair<int, int>>;
+  const auto ranges = [](const Tree& t, int rank) {  // the first sent first
+    R r;
+    for (auto c = t.nodes[rank].children.rbegin(); c != t.nodes[rank].children.rend(); ++c)
+      r.push_back({c->lo, c->hi});
+    return r;
+  };
+  const std::vector<std::int64_t> eight(8, 4), ten(10, 4);
+  const Tree a = BuildGreedyTree(eight, 0, code);
+  EXPECT_EQ(ranges(a, 0), (R{{4, 7}, {1, 2}, {3, 3}}));
+  EXPECT_EQ(ranges(a, 4), (R{{5, 6}, {7, 7}}));
+  EXPECT_EQ(ranges(a, 1), (R{{2, 2}}));
+  const Tree b = BuildGreedyTree(eight, 5, code);
+  EXPECT_EQ(ranges(b, 5), (R{{0, 3}, {6, 7}, {4, 4}}));
+  EXPECT_EQ(ranges(b, 6), (R{{7, 7}}));
+  EXPECT_EQ(ranges(b, 0), (R{{1, 2}, {3, 3}}));
+  const Tree c = BuildGreedyTree(ten, 0, code);
+  EXPECT_EQ(ranges(c, 0), (R{{4, 9}, {1, 2}, {3, 3}}));
+  EXPECT_EQ(ranges(c, 4), (R{{8, 9}, {5, 6}, {7, 7}}));
+  EXPECT_EQ(ranges(c, 8), (R{{9, 9}}));
+  // A range's node from the range alone, placed in the communicator by its first rank.
+  EXPECT_EQ(GreedyNodeOf(ten.data() + 4, 6, -1, code, 0, 4).children.size(), 3u);
+  // the first sent is the last child: node 2, [8, 9] - 4
+  EXPECT_EQ(GreedyNodeOf(ten.data() + 4, 6, -1, code, 0, 4).children[2].lo, 4);
+  EXPECT_EQ(GreedyNodeOf(ten.data() + 4, 6, -1, code, 0, 4).children[2].hi, 5);
+  // Codes: one level is the step itself; a two-level code decodes to its shape; others fail.
+  GreedyShape decoded;
+  EXPECT_TRUE(ShapeOfCode(9, &decoded));
+  EXPECT_EQ(decoded.step, 9);
+  EXPECT_FALSE(decoded.TwoLevel());
+  shape.step = 10;
+  shape.node_step = 3;
+  shape.ranks_per_node = kMaxShapeRanksPerNode;
+  ASSERT_TRUE(ShapeOfCode(ShapeCode(shape), &decoded));
+  EXPECT_EQ(decoded.step, 10);
+  EXPECT_EQ(decoded.node_step, 3);
+  EXPECT_EQ(decoded.ranks_per_node, kMaxShapeRanksPerNode);
+  for (int bad : {0, -1, kMaxGreedyStep + 1, 1 | 1 << 14, 1 | 3 << 7, 1 | 3 << 7 | 1 << 14}) {
+    EXPECT_FALSE(ShapeOfCode(bad, &decoded)) << bad;
+  }
+  EXPECT_THROW(BuildGreedyTree(eight, 0, 1 | 3 << 7), std::invalid_argument);
+}
+
 // Every node: its rank and its children's ranges tile its range, each child's node holds the
 // edge's range, every process is reached by T (+1 at the top, where a range may be split), every
 // node is GreedyNodeOf's, and a child's subtree is the greedy tree of its range alone (what a
@@ -418,6 +473,65 @@ TEST(GreedyTree, TilesItsRangesInTimeAndFromTheRangeAlone) {
         }
         EXPECT_EQ(static_cast<int>(order.size()), n);
         for (int r = 0; r < n; ++r) EXPECT_LE(ready[r], steps_needed + (root > 0 ? 1 : 0)) << r;
+      }
+    }
+  }
+}
+
+// Two levels, at random sizes: every node's children tile its range; a child range is either
+// inside its sender's node or whole nodes without the sender's (so it begins at a node's first
+// rank, and a node's ranks other than its first are reached inside the node); every node is
+// GreedyNodeOf's; and a child's subtree is the same shape over its range alone, placed by its
+// first rank (what TUWk_Scatterv's child computes from the message's range).
+TEST(GreedyTree, TwoLevelsTileWholeNodesAndFromTheRangeAlone) {
+  std::mt19937 gen(11);
+  for (int n : {2, 3, 7, 16, 33, 64, 100, 560}) {
+    std::vector<std::int64_t> bytes(n);
+    for (auto& b : bytes) b = std::uniform_int_distribution<int>(0, 9)(gen);
+    for (int per : {2, 3, 4, 16}) {
+      for (const auto& [step, node_step] : {std::pair{1, 1}, std::pair{3, 2}, std::pair{9, 4}}) {
+        GreedyShape shape;
+        shape.step = step;
+        shape.node_step = node_step;
+        shape.ranks_per_node = per;
+        const int code = ShapeCode(shape);
+        for (int root : {-1, 0, n / 2, n - 1}) {
+          SCOPED_TRACE("n " + std::to_string(n) + " per " + std::to_string(per) + " steps " +
+                       std::to_string(step) + "/" + std::to_string(node_step) + " root " +
+                       std::to_string(root));
+          const Tree t = BuildGreedyTree(bytes, root, code);
+          int placed = 0;
+          for (const NodeView& v : t.nodes) {
+            ++placed;
+            EXPECT_EQ(v, GreedyNodeOf(bytes.data(), n, root, code, v.rank));
+            std::vector<bool> covered(n, false);
+            covered[v.rank] = true;
+            for (const ChildEdge& c : v.children) {
+              for (int r = c.lo; r <= c.hi; ++r) {
+                EXPECT_FALSE(covered[r]) << r;
+                covered[r] = true;
+              }
+              EXPECT_EQ(c.child, c.lo);
+              EXPECT_EQ(t.nodes[c.child].parent, v.rank);
+              const bool inside = c.lo / per == v.rank / per && c.hi / per == v.rank / per;
+              const bool whole_nodes = c.lo % per == 0 &&
+                                       (c.hi % per == per - 1 || c.hi == n - 1) &&
+                                       !(c.lo / per <= v.rank / per && v.rank / per <= c.hi / per);
+              EXPECT_TRUE(inside || whole_nodes)
+                  << v.rank << " -> [" << c.lo << ", " << c.hi << "]";
+              std::vector<std::int64_t> range(bytes.begin() + c.lo, bytes.begin() + c.hi + 1);
+              const NodeView alone = GreedyNodeOf(range.data(), c.hi - c.lo + 1, -1, code, 0, c.lo);
+              const NodeView& child = t.nodes[c.child];
+              ASSERT_EQ(alone.children.size(), child.children.size());
+              for (std::size_t k = 0; k < alone.children.size(); ++k) {
+                EXPECT_EQ(alone.children[k].lo + c.lo, child.children[k].lo);
+                EXPECT_EQ(alone.children[k].hi + c.lo, child.children[k].hi);
+              }
+            }
+            for (int r = 0; r < n; ++r) EXPECT_EQ(covered[r], v.lo <= r && r <= v.hi) << r;
+          }
+          EXPECT_EQ(placed, n);
+        }
       }
     }
   }

@@ -134,10 +134,11 @@ constexpr int kChoosePlannedRadix = -1;
 int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix);
 // The tree of a small TUWk_Scatterv call (tree::OneMessageCall), which its root names in the
 // messages: TUWCOLL_SCATTER_STEP where set (0: the adaptive radix tree; 1 to
-// tree::kMaxGreedyStep: the LogP-greedy tree of that step, tree/greedy_tree.hpp), else the LogGP
-// model's choice (tree::SmallScatterShape) for p blocks of tree::ShapeBlockBytes at the call's
-// root, computed once per (p, size class, radix, root, ranks a node) and process from the same
-// costs as the radix, on two levels where TUWCOLL_RANKS_PER_NODE names the ranks of a node and
+// tree::kMaxGreedyStep: the LogP-greedy tree of that step, tree/greedy_tree.hpp; S/N: the
+// two-level greedy tree over nodes of TUWCOLL_RANKS_PER_NODE ranks, tree::ShapeCode), else the
+// LogGP model's choice (tree::SmallScatterShape) for p blocks of tree::ShapeBlockBytes at the
+// call's root, computed once per (p, size class, radix, root, ranks a node) and process from the
+// same costs as the radix, on two levels where TUWCOLL_RANKS_PER_NODE names the ranks of a node and
 // the fit measured a node's alpha (the greedy tree's top ranges fall on other nodes from
 // different roots: at p = 560 the simulation measures step 5 best from root 280, which the two
 // levels find and one level does not; docs/irrmodel.md). ScatterStepSetting: *step = the

@@ -134,15 +134,36 @@ int ScatterStepSetting(int* step) {
   *step = -1;
   const char* text = std::getenv("TUWCOLL_SCATTER_STEP");
   if (text == nullptr || *text == '\0') return MPI_SUCCESS;
-  if (!WholeNumber(text, 0, tree::kMaxGreedyStep, step)) {
-    *step = -1;
-    std::fprintf(stderr,
-                 "libtuwcoll: TUWCOLL_SCATTER_STEP=%s is not a whole number from 0 (the radix "
-                 "tree) to %d (the greedy tree's step)\n",
-                 text, tree::kMaxGreedyStep);
-    return MPI_ERR_ARG;
+  const std::string setting(text);
+  const std::size_t slash = setting.find('/');
+  if (slash == std::string::npos) {
+    if (WholeNumber(setting, 0, tree::kMaxGreedyStep, step)) return MPI_SUCCESS;
+  } else {  // network/node: the two-level greedy tree over TUWCOLL_RANKS_PER_NODE's nodes
+    tree::GreedyShape shape;
+    int ranks_per_node = 0;
+    if (WholeNumber(setting.substr(0, slash), 1, tree::kMaxGreedyStep, &shape.step) &&
+        WholeNumber(setting.substr(slash + 1), 1, tree::kMaxGreedyStep, &shape.node_step)) {
+      if (RanksPerNodeSetting(&ranks_per_node) != MPI_SUCCESS) return MPI_ERR_ARG;
+      if (ranks_per_node >= 2 && ranks_per_node <= tree::kMaxShapeRanksPerNode) {
+        shape.ranks_per_node = ranks_per_node;
+        *step = tree::ShapeCode(shape);
+        return MPI_SUCCESS;
+      }
+      std::fprintf(stderr,
+                   "libtuwcoll: TUWCOLL_SCATTER_STEP=%s names two levels, which need "
+                   "TUWCOLL_RANKS_PER_NODE from 2 to %d (it is %s)\n",
+                   text, tree::kMaxShapeRanksPerNode, ranks_per_node == 0 ? "unset" : "outside");
+      *step = -1;
+      return MPI_ERR_ARG;
+    }
   }
-  return MPI_SUCCESS;
+  *step = -1;
+  std::fprintf(stderr,
+               "libtuwcoll: TUWCOLL_SCATTER_STEP=%s is not a whole number from 0 (the radix "
+               "tree) to %d (the greedy tree's step), nor two such steps 'network/node' from 1 "
+               "(the two-level greedy tree)\n",
+               text, tree::kMaxGreedyStep);
+  return MPI_ERR_ARG;
 }
 
 int RanksPerNodeSetting(int* ranks_per_node) {

@@ -39,8 +39,8 @@ namespace {
 // the block bytes of ranks lo..hi, each in `width` little-endian bytes, or with kUniformSizes in
 // the flags one such field for all of them (none with an error); with kDataAttached the data of
 // lo..hi follows in rank order (the caller appends it), and the flags name the tree of the
-// range: 0 the radix tree, else the greedy tree's step (bits kStepShift on), which the root chose
-// for the call (ModelScatterStep).
+// range: 0 the radix tree, else the greedy tree's shape code (tree::ShapeCode, bits kStepShift
+// on), which the root chose for the call (ModelScatterStep).
 constexpr std::int64_t kDataAttached = 1 << 8;
 constexpr std::int64_t kUniformSizes = 1 << 9;
 constexpr int kStepShift = 16;
@@ -85,11 +85,12 @@ bool DecodeSizes(const unsigned char* m, std::int64_t bytes, int rank, int p, Si
   const bool attached = (header[3] & kDataAttached) != 0;
   const bool uniform = (header[3] & kUniformSizes) != 0;
   out->step = static_cast<int>(header[3] >> kStepShift);
+  tree::GreedyShape shape;
   if (out->lo < 0 || out->hi >= p || out->lo > rank || rank > out->hi ||
       (width != 1 && width != 2 && width != 4 && width != 8) ||
-      (header[3] & ~(kDataAttached | kUniformSizes | 0xff | std::int64_t{0xff} << kStepShift)) !=
-          0 ||
-      out->step > tree::kMaxGreedyStep || (out->step > 0 && !attached) ||
+      (header[3] &
+       ~(kDataAttached | kUniformSizes | 0xff | std::int64_t{0x7fffffff} << kStepShift)) != 0 ||
+      (out->step > 0 && (!attached || !tree::ShapeOfCode(out->step, &shape))) ||
       (attached && out->error != MPI_SUCCESS)) {
     return false;
   }
@@ -137,7 +138,7 @@ int LargestRange(int rank, int p, int root, int radix) {
 // tree, or with step > 0 the greedy tree of that step.
 tree::NodeView NodeInRange(const std::int64_t* sizes, int lo, int n, int fixed_root, int radix,
                            int rank, int step = 0) {
-  tree::NodeView view = step > 0 ? tree::GreedyNodeOf(sizes, n, fixed_root, step, rank - lo)
+  tree::NodeView view = step > 0 ? tree::GreedyNodeOf(sizes, n, fixed_root, step, rank - lo, lo)
                                  : tree::AdaptiveNodeOf(sizes, n, fixed_root, radix, rank - lo);
   view.rank += lo;
   view.lo += lo;

@@ -15,6 +15,16 @@ void CheckStep(int step) {
   }
 }
 
+GreedyShape CheckedShape(int code) {
+  GreedyShape shape;
+  if (!ShapeOfCode(code, &shape)) {
+    throw std::invalid_argument("greedy tree: " + std::to_string(code) +
+                                " is not a shape code (a step 1.." +
+                                std::to_string(kMaxGreedyStep) + ", or two levels' code)");
+  }
+  return shape;
+}
+
 // f(x), the most ranks a subtree holds with x steps left, for one step: computed once for a
 // whole tree (every node's counts read it), grown as far as the largest range asks.
 class SubtreeLimits {
@@ -67,6 +77,41 @@ std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender, Subtree
   return ranges;
 }
 
+// A shape's child ranges, its limits kept for a whole tree. Ranks are relative to the range
+// being built, whose first rank is `first` in the communicator.
+class Splitter {
+ public:
+  Splitter(const GreedyShape& shape, int first)
+      : shape_(shape),
+        first_(first),
+        network_(shape.step),
+        node_(shape.node_step > 0 ? shape.node_step : 1) {}
+  std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender) {
+    if (!shape_.TwoLevel()) return tree::ChildRanges(lo, hi, sender, &network_, &counts_);
+    const std::int64_t per = shape_.ranks_per_node;
+    const auto node_of = [&](int r) { return static_cast<int>((first_ + std::int64_t{r}) / per); };
+    const int first_node = node_of(lo), last_node = node_of(hi), own = node_of(sender);
+    // the start of node u in the range's ranks
+    const auto start = [&](std::int64_t u) { return static_cast<int>(u * per - first_); };
+    const int own_lo = std::max(lo, start(own)), own_hi = std::min(hi, start(own + 1) - 1);
+    if (first_node == last_node) return tree::ChildRanges(lo, hi, sender, &node_, &counts_);
+    std::vector<std::pair<int, int>> ranges;
+    for (const auto& [a, b] : tree::ChildRanges(first_node, last_node, own, &network_, &counts_)) {
+      ranges.push_back({std::max(lo, start(a)), std::min(hi, start(b + std::int64_t{1}) - 1)});
+    }
+    for (const auto& range : tree::ChildRanges(own_lo, own_hi, sender, &node_, &counts_)) {
+      ranges.push_back(range);
+    }
+    return ranges;
+  }
+
+ private:
+  GreedyShape shape_;
+  int first_;
+  SubtreeLimits network_, node_;
+  std::vector<int> counts_;
+};
+
 // The node of `sender` holding [lo, hi] with these children's ranges (prefix: byte prefix sums).
 NodeView MakeNode(int sender, int lo, int hi, const std::vector<std::pair<int, int>>& ranges,
                   const std::vector<std::int64_t>& prefix) {
@@ -95,8 +140,7 @@ std::vector<std::int64_t> Prefix(const std::int64_t* block_bytes, int n) {
   return prefix;
 }
 
-void CheckTree(int n, int root, int step) {
-  CheckStep(step);
+void CheckTree(int n, int root) {
   if (n < 1 || root < -1 || root >= n) {
     throw std::invalid_argument("greedy tree: root " + std::to_string(root) + " not in -1.." +
                                 std::to_string(n - 1) + " (n = " + std::to_string(n) + ")");
@@ -113,16 +157,38 @@ std::vector<int> GreedyChildCounts(int n, int step) {
   return counts;
 }
 
-NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int step, int rank) {
-  CheckTree(n, fixed_root, step);
+int ShapeCode(const GreedyShape& shape) {
+  if (!shape.TwoLevel()) return shape.step;
+  return shape.step | shape.node_step << 7 | shape.ranks_per_node << 14;
+}
+
+bool ShapeOfCode(int code, GreedyShape* shape) {
+  const auto step_ok = [](int s) { return s >= 1 && s <= kMaxGreedyStep; };
+  GreedyShape s;
+  s.step = code & 127;
+  s.node_step = (code >> 7) & 127;
+  s.ranks_per_node = code >> 14;
+  if (code < 0 || !step_ok(s.step)) return false;
+  if (s.node_step == 0 && s.ranks_per_node == 0) {
+    s.ranks_per_node = 1;
+  } else if (!step_ok(s.node_step) || s.ranks_per_node < 2 ||
+             s.ranks_per_node > kMaxShapeRanksPerNode) {
+    return false;
+  }
+  *shape = s;
+  return true;
+}
+
+NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int shape, int rank,
+                      int first) {
+  CheckTree(n, fixed_root);
+  Splitter splitter(CheckedShape(shape), first);
   if (rank < 0 || rank >= n) throw std::invalid_argument("GreedyNodeOf: rank out of range");
   const std::vector<std::int64_t> prefix = Prefix(block_bytes, n);
   int lo = 0, hi = n - 1, sender = fixed_root < 0 ? 0 : fixed_root;
   int parent = -1, parent_level = -1;
-  SubtreeLimits limits(step);
-  std::vector<int> counts;
   for (;;) {
-    const std::vector<std::pair<int, int>> ranges = ChildRanges(lo, hi, sender, &limits, &counts);
+    const std::vector<std::pair<int, int>> ranges = splitter.ChildRanges(lo, hi, sender);
     if (sender == rank) {
       NodeView view = MakeNode(sender, lo, hi, ranges, prefix);
       view.parent = parent;
@@ -138,9 +204,10 @@ NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, in
   }
 }
 
-Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int step) {
+Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int shape) {
   const int n = static_cast<int>(block_bytes.size());
-  CheckTree(n, root, step);
+  CheckTree(n, root);
+  Splitter splitter(CheckedShape(shape), 0);
   const std::vector<std::int64_t> prefix = Prefix(block_bytes.data(), n);
   Tree tree;
   tree.root = root < 0 ? 0 : root;
@@ -150,13 +217,10 @@ Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int
     int sender, lo, hi, parent, parent_level;
   };
   std::vector<Pending> pending{{tree.root, 0, n - 1, -1, -1}};
-  SubtreeLimits limits(step);
-  std::vector<int> counts;
   while (!pending.empty()) {
     const Pending at = pending.back();
     pending.pop_back();
-    const std::vector<std::pair<int, int>> ranges =
-        ChildRanges(at.lo, at.hi, at.sender, &limits, &counts);
+    const std::vector<std::pair<int, int>> ranges = splitter.ChildRanges(at.lo, at.hi, at.sender);
     NodeView& view = tree.nodes[at.sender] = MakeNode(at.sender, at.lo, at.hi, ranges, prefix);
     view.parent = at.parent;
     view.parent_level = at.parent_level;

@@ -25,17 +25,39 @@ namespace tuw::tree {
 
 // Steps from 1 to this (larger would be a chain of processes each serving one child).
 constexpr int kMaxGreedyStep = 64;
+// The most ranks a node a two-level shape is built for (larger: one level).
+constexpr int kMaxShapeRanksPerNode = (1 << 16) - 1;
+
+// A greedy tree's shape. One level: every range is split by `step`. Two levels (node_step > 0,
+// ranks_per_node > 1; nodes are consecutive ranks from rank 0): a range over several nodes is
+// split into whole nodes by `step` (its sender's node counts as one; each child range goes to
+// its first node's first rank), and its sender's own node is split by `node_step`; a range
+// inside one node by `node_step`. So the network carries one message per node, not the
+// node's ranks forwarding to other nodes through the node's one shared link.
+struct GreedyShape {
+  int step = 1;
+  int node_step = 0;
+  int ranks_per_node = 1;
+  bool TwoLevel() const { return node_step > 0 && ranks_per_node > 1; }
+};
+// The shape as one int (TUWk_Scatterv's message headers and settings name the tree with it):
+// step alone for one level (1 ... kMaxGreedyStep), step | node_step << 7 | ranks_per_node << 14
+// for two. ShapeOfCode is false for an int that is no shape's code.
+int ShapeCode(const GreedyShape& shape);
+bool ShapeOfCode(int code, GreedyShape* shape);
 
 // The number of ranks of each child of the sender of a range of n ranks, the first sent first.
 std::vector<int> GreedyChildCounts(int n, int step);
 
-// One process's node of the greedy tree over n ranks with these block sizes, rooted at
-// fixed_root (-1: rank 0, a subtree's own range), rank relative to the range; children in
-// ascending round as in every NodeView (the first sent is the last: a scatter serves from the
-// last). O(n + depth).
-NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int step, int rank);
+// One process's node of the greedy tree of shape code `shape` over n ranks with these block
+// sizes, rooted at fixed_root (-1: rank 0, a subtree's own range), rank relative to the range
+// whose first rank is `first` in the communicator (a two-level shape's nodes are the
+// communicator's); children in ascending round as in every NodeView (the first sent is the
+// last: a scatter serves from the last). O(n + depth).
+NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int shape, int rank,
+                      int first = 0);
 
 // The whole tree (every GreedyNodeOf), O(p).
-Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int step);
+Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int shape);
 
 }  // namespace tuw::tree

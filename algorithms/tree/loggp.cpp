@@ -538,9 +538,12 @@ double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes,
                    int radix, const LogGPParams& params, int small_call_step) {
   if (kind == ModelTree::kRootPlanned) {
     const int p = static_cast<int>(block_bytes.size());
-    if (small_call_step < kModelsStep || small_call_step > kMaxGreedyStep) {
+    GreedyShape shape;
+    if (small_call_step < kModelsStep ||
+        (small_call_step > 0 && !ShapeOfCode(small_call_step, &shape))) {
       throw std::invalid_argument("ScatterTime: small_call_step " +
-                                  std::to_string(small_call_step) + " is not in -1..64");
+                                  std::to_string(small_call_step) +
+                                  " is not -1, 0 or a greedy shape's code (1..64: a step)");
     }
     int step = 0;
     if (OneMessageCall(block_bytes.data(), p, kOneMessageMaxBytes)) {

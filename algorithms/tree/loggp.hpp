@@ -80,7 +80,8 @@ double GatherTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, 
                   const LogGPParams& params);
 // kRootPlanned's small call runs on small_call_step's tree: kModelsStep the one
 // SmallScatterShape picks (the library's own choice), 0 the radix tree, s > 0 the greedy tree of
-// step s (the library under TUWCOLL_SCATTER_STEP=s).
+// shape code s (greedy_tree.hpp: 1 ... 64 one level's step, as under TUWCOLL_SCATTER_STEP=s; a
+// two-level code as under TUWCOLL_SCATTER_STEP=S/N).
 constexpr int kModelsStep = -1;
 double ScatterTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes, int root,
                    int radix, const LogGPParams& params, int small_call_step = kModelsStep);

@@ -269,10 +269,12 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     const std::string& record = meta["tuwcoll_scatter_step"];
     int step = 0;
     bool by_model = true;
+    tuw::tree::GreedyShape shape;
     if (!formats::ParseScatterStepRecord(record, &step, &by_model) ||
-        step > tuw::tree::kMaxGreedyStep) {
+        (step > 0 && !tuw::tree::ShapeOfCode(step, &shape))) {
       *error = "--from-results: tuwcoll_scatter_step=" + record +
-               " is not 'S model' or 'S TUWCOLL_SCATTER_STEP' with S in 0..64";
+               " is not 'S model' or 'S TUWCOLL_SCATTER_STEP' with S in 0..64 or a two-level "
+               "tree's code (tuwcoll.h)";
       return false;
     }
     if (!by_model) small_call_step = step;

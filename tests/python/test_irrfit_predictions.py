@@ -217,8 +217,9 @@ def test_a_forced_scatter_step_is_priced_as_recorded(tmp_path):
     fit.write_text("alpha_us=12\nbeta_us_per_byte=0\ngamma_us_per_byte=0\n"
                    "overhead_us=1\ngap_us=1\n")
     loggp = {}
+    two_level = f"{2 + 128 * 1 + 16384 * 2} TUWCOLL_SCATTER_STEP"  # 2/1 over nodes of 2 ranks
     for record in ("3 model", "0 TUWCOLL_SCATTER_STEP", "3 TUWCOLL_SCATTER_STEP",
-                   "2 TUWCOLL_SCATTER_STEP"):
+                   "2 TUWCOLL_SCATTER_STEP", two_level):
         raw = write_raw(tmp_path / f"{record.replace(' ', '-')}.csv",
                         [("TUWk_Scatterv", "same", 1, 4, 4, [20e-6] * 3)], root=0,
                         meta=[("tuwcoll_radix", "TUWk=2 Binomialk=2 TUWk_init=2"),
@@ -229,8 +230,12 @@ def test_a_forced_scatter_step_is_priced_as_recorded(tmp_path):
     assert loggp["3 TUWCOLL_SCATTER_STEP"] == pytest.approx(14)
     assert loggp["0 TUWCOLL_SCATTER_STEP"] == pytest.approx(24)
     assert loggp["2 TUWCOLL_SCATTER_STEP"] == pytest.approx(24)
+    # Two levels: 0 sends node 1 ([2, 3]) to 2 at 0 (there at 12), then its node's 1 at 1 (13);
+    # 2 sends 3 at 12: 24 (the run records no ranks a node: every hop at the network's costs).
+    assert loggp[two_level] == pytest.approx(24)
     for bad in ("9", "x model", "65 TUWCOLL_SCATTER_STEP", "-1 TUWCOLL_SCATTER_STEP",
-                "3 TUWCOLL_RADIX"):
+                "3 TUWCOLL_RADIX", f"{128 * 2 + 16384 * 2} TUWCOLL_SCATTER_STEP",
+                "2147483648 TUWCOLL_SCATTER_STEP"):
         raw = write_raw(tmp_path / "bad.csv", [("TUWk_Scatterv", "same", 1, 4, 4, [20e-6])],
                         meta=[("tuwcoll_scatter_step", bad)])
         result = irrmodel("--from-results", raw, "--alpha-beta", fit, "--format", "tsv")
