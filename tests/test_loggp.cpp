@@ -139,6 +139,26 @@ TEST(LogGP, GreedyStepFromTheCallsRoot) {
   EXPECT_EQ(SmallScatterShape(560, 4, 4, one_level, 280), 9);  // radix-560-scatter's record
 }
 
+// From kTwoLevelMinNodes nodes on the small call takes the two-level greedy tree (the simulation
+// measured it faster there, which the model cannot tell): 2 ranks a node, so 96 ranks are 48
+// nodes and 94 are 47. Below, a one-level step; on one level's costs never two levels.
+TEST(LogGP, TwoLevelSmallCallFromEnoughNodes) {
+  const LogGPParams pairs = LogGPFromLinear(2.64, 3.7e-4, 1.27, 3.7e-4, 2, 0.3, 2.27);
+  const int wide = kTwoLevelMinNodes * 2, narrow = wide - 2;
+  EXPECT_TRUE(TwoLevelSmallScatter(wide, pairs));
+  EXPECT_FALSE(TwoLevelSmallScatter(narrow, pairs));
+  GreedyShape shape;
+  ASSERT_TRUE(ShapeOfCode(SmallScatterShape(wide, 4, 4, pairs, wide / 2), &shape));
+  EXPECT_TRUE(shape.TwoLevel());
+  EXPECT_EQ(shape.ranks_per_node, 2);
+  EXPECT_TRUE(shape.node_step >= 1 && shape.node_step <= 8) << shape.node_step;
+  EXPECT_TRUE(shape.step >= 1 && shape.step <= 16) << shape.step;
+  const int below = SmallScatterShape(narrow, 4, 4, pairs, narrow / 2);
+  EXPECT_TRUE(below >= 0 && below <= 16) << below;  // the radix tree or one level's step
+  const LogGPParams one_level = LogGPFromLinear(2.64, 3.7e-4, 2.64, 3.7e-4, 1, 0.3, 2.27);
+  EXPECT_FALSE(TwoLevelSmallScatter(6400, one_level));
+}
+
 // A parent's sends share its link (the network's fair sharing), so the first and largest of a
 // scatter's messages does not end first. p = 4, the greedy tree of step 2 (0 -> [1, 2] first,
 // then 3; 1 -> 2), 1000-byte blocks, L = 1, o = 1, g = 0, G = 0.01 us/byte (10 us a block).

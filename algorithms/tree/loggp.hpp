@@ -142,9 +142,23 @@ struct RadixCosts {
 // computes the choice once per p and size class, and the rounded call is small when the call is.
 std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes);
 // From `root` (0 by default): where params has two levels the root matters, since the greedy
-// tree's top ranges fall on other nodes from different roots.
+// tree's top ranges fall on other nodes from different roots. Where the call spans at least
+// kTwoLevelMinNodes nodes (TwoLevelSmallScatter), the tree is the two-level greedy tree
+// (greedy_tree.hpp): its node step the best of 1 ... 8 at the network's hop in send steps, then
+// its network step the best of 1 ... 16 at that node step; a shape code then, not a step, for
+// every small call (not held against the radix tree, which the model, without the shared link,
+// prices faster at p = 6400, b = 10: the simulation measured it 11 % slower).
 int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,
                       int root = 0);
+// Two levels of the small call's greedy tree from this many nodes on. The model gives each
+// process its own link and cannot rank one level against two (at p = 6400 it prices them within
+// 2 %); the simulation, where a node's 16 ranks share one link, measured them (b = 1, Same and
+// Random, results/simulated/radix-6400-two-level): one level 12-14 % faster on 35 nodes (p = 560,
+// both platforms), two levels 4-5 % faster on 50, -5 ... +1.5 % on 70, 1-5 % on 100, 6-9 % on
+// 200 and 6-20 % on 400 (all six distributions; b = 10: 11 % against the radix tree the model
+// chose there).
+constexpr int kTwoLevelMinNodes = 48;
+bool TwoLevelSmallScatter(int p, const LogGPParams& params);
 
 // The radix of TUWk (kAdaptive) or Binomialk (kOblivious) for p processes: the one with the
 // smallest modelled gather time for one 4-byte block per process (the latency-bound case the
