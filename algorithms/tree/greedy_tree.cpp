@@ -91,14 +91,18 @@ class Splitter {
     const std::int64_t per = shape_.ranks_per_node;
     const auto node_of = [&](int r) { return static_cast<int>((first_ + std::int64_t{r}) / per); };
     const int first_node = node_of(lo), last_node = node_of(hi), own = node_of(sender);
-    // the start of node u in the range's ranks
-    const auto start = [&](std::int64_t u) { return static_cast<int>(u * per - first_); };
-    const int own_lo = std::max(lo, start(own)), own_hi = std::min(hi, start(own + 1) - 1);
     if (first_node == last_node) return tree::ChildRanges(lo, hi, sender, &node_, &counts_);
+    // nodes a ... b within [lo, hi], in the range's ranks (64 bits: a node may end past INT_MAX)
+    const auto ranks_of = [&](std::int64_t a, std::int64_t b) {
+      return std::pair<int, int>(
+          static_cast<int>(std::max<std::int64_t>(lo, a * per - first_)),
+          static_cast<int>(std::min<std::int64_t>(hi, (b + 1) * per - first_ - 1)));
+    };
     std::vector<std::pair<int, int>> ranges;
     for (const auto& [a, b] : tree::ChildRanges(first_node, last_node, own, &network_, &counts_)) {
-      ranges.push_back({std::max(lo, start(a)), std::min(hi, start(b + std::int64_t{1}) - 1)});
+      ranges.push_back(ranks_of(a, b));
     }
+    const auto [own_lo, own_hi] = ranks_of(own, own);
     for (const auto& range : tree::ChildRanges(own_lo, own_hi, sender, &node_, &counts_)) {
       ranges.push_back(range);
     }
