@@ -32,12 +32,10 @@ case "$PLATFORM" in
 esac
 export TUWCOLL_RANKS_PER_NODE=16 TUWCOLL_RADIX="$RADIX" TUWCOLL_MODEL_FIT="$PWD/$FIT"
 if [ "$STEP" != model ]; then export TUWCOLL_SCATTER_STEP="$STEP"; fi
+# Every simulation's calibration (scripts/simulate's base_config).
+mapfile -t CONFIG < <(scripts/simulate --print-config)
 smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix.so" -np "${P%q}" \
   -platform "$PWD/harness/platforms/$PLATFORM" -hostfile "$PWD/$HOSTS" \
-  --cfg=smpi/simulate-computation:no --cfg=contexts/factory:raw --cfg=smpi/or:0:3e-07:0 \
-  --cfg=smpi/os:0:3e-07:0 --cfg=smpi/ois:0:3e-07:0 \
-  '--cfg=smpi/lat-factor:65472:8.7327;15424:2.61634;9376:1.94474;5776:1.64097;3484:1.41076;1426:1.20806;732:1.46272;257:1.46506;0:1.511' \
-  --cfg=smpi/iprobe:1e-8 --cfg=smpi/barrier:ompi_bruck --cfg=smpi/allreduce:rdb \
-  --cfg=smpi/reduce:binomial --log=root.thres:warning build/smpi/harness/irrbench \
+  "${CONFIG[@]}" --log=root.thres:warning build/smpi/harness/irrbench \
   --ops TUWk_Scatterv --dists "$DISTS" --b "$B" --nrep 1 --warmup 0 --launch 1 \
   --out "$DIR/raw-$P-${STEP//\//_}-${DISTS//,/-}$([ "$B" = 1 ] || echo "-b$B").csv"

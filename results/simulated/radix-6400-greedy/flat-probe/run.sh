@@ -17,12 +17,10 @@ esac
 HOSTS=$(mktemp)
 for ((i = 0; i < P; i++)); do echo "node-$i:1"; done > "$HOSTS"
 export TUWCOLL_RADIX="TUWk=$RADIX Binomialk=9 TUWk_init=9" TUWCOLL_SCATTER_STEP=$STEP
+# Every simulation's calibration (scripts/simulate's base_config).
+mapfile -t CONFIG < <(scripts/simulate --print-config)
 smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix.so" -np "$P" \
   -platform "$PWD/$DIR/platform-flat$P.xml" -hostfile "$HOSTS" \
-  --cfg=smpi/simulate-computation:no --cfg=contexts/factory:raw --cfg=smpi/or:0:3e-07:0 \
-  --cfg=smpi/os:0:3e-07:0 --cfg=smpi/ois:0:3e-07:0 \
-  '--cfg=smpi/lat-factor:65472:8.7327;15424:2.61634;9376:1.94474;5776:1.64097;3484:1.41076;1426:1.20806;732:1.46272;257:1.46506;0:1.511' \
-  --cfg=smpi/iprobe:1e-8 --cfg=smpi/barrier:ompi_bruck --cfg=smpi/allreduce:rdb \
-  --cfg=smpi/reduce:binomial --log=root.thres:warning build/smpi/harness/irrbench \
+  "${CONFIG[@]}" --log=root.thres:warning build/smpi/harness/irrbench \
   --ops TUW_Scatterv,TUWk_Scatterv "${CASES[@]}" --launch 1 --out "$DIR/raw-$P.csv"
 rm -f "$HOSTS"
