@@ -49,6 +49,20 @@ def test_small_run_is_a_valid_simulated_result(small_runs):
         assert (run / name).stat().st_size > 0, name
 
 
+def test_print_config_is_what_a_run_uses(small_runs):
+    """The probe scripts' smpirun lines take scripts/simulate --print-config: every line of it
+    is in the configuration a real run recorded (env.IRRBENCH_SMPI_CONFIG)."""
+    run, _ = small_runs
+    meta, _ = read(run / "raw.csv")
+    printed = simulate("--print-config")
+    assert printed.returncode == 0, printed.stderr
+    lines = printed.stdout.split()
+    assert lines and all(line.startswith("--cfg=") for line in lines), lines
+    recorded = meta["env.IRRBENCH_SMPI_CONFIG"]
+    for line in lines:
+        assert line in recorded, (line, recorded)
+
+
 def test_irrfit_measures_both_levels_of_the_platform(small_runs):
     """irrfit ping-pongs rank 0 with rank 16 (the next node) and with rank 1 (its own node). The
     4-byte one-way times must be the platform's, by hand from harness/platforms/paper-560.xml:
