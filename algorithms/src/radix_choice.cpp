@@ -149,10 +149,11 @@ int ScatterStepSetting(int* step) {
         *step = tree::ShapeCode(shape);
         return MPI_SUCCESS;
       }
+      const std::string given = ranks_per_node == 0 ? "unset" : std::to_string(ranks_per_node);
       std::fprintf(stderr,
                    "libtuwcoll: TUWCOLL_SCATTER_STEP=%s names two levels, which need "
                    "TUWCOLL_RANKS_PER_NODE from 2 to %d (it is %s)\n",
-                   text, tree::kMaxShapeRanksPerNode, ranks_per_node == 0 ? "unset" : "outside");
+                   text, tree::kMaxShapeRanksPerNode, given.c_str());
       *step = -1;
       return MPI_ERR_ARG;
     }
