@@ -53,7 +53,7 @@ std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std:
   const std::int64_t width = tree::SizeFieldWidth(largest);
   const bool uniform = tree::UniformSizes(sizes, n);
   const int fields = uniform ? 1 : n;
-  std::vector<unsigned char> m(tree::kSizeHeaderBytes + width * fields);
+  std::vector<unsigned char> m(tree::SizeMessageBytes(sizes, n));  // the format's one length
   const std::int64_t header[4] = {
       error, lo, hi,
       width | (uniform ? kUniformSizes : 0) |

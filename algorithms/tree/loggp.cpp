@@ -585,13 +585,14 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
   };
   // The steps: the latency-bound case's (4-byte blocks), as the radix is chosen.
   const std::vector<std::int64_t> latency_bound(p, 4);
+  // The s in first ... last whose tree code_of(s) models fastest (the first of equals).
   const auto best_of = [&](int first, int last, const std::function<int(int)>& code_of) {
-    int best = code_of(first);
-    double best_time = greedy(latency_bound, best);
+    int best = first;
+    double best_time = greedy(latency_bound, code_of(first));
     for (int s = first + 1; s <= last; ++s) {
       const double time = greedy(latency_bound, code_of(s));
       if (time < best_time) {
-        best = code_of(s);
+        best = s;
         best_time = time;
       }
     }
@@ -610,8 +611,9 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
         return ShapeCode(t);
       };
     };
-    ShapeOfCode(best_of(1, 8, varying(&GreedyShape::node_step)), &shape);
-    return best_of(1, 16, varying(&GreedyShape::step));
+    shape.node_step = best_of(1, 8, varying(&GreedyShape::node_step));
+    shape.step = best_of(1, 16, varying(&GreedyShape::step));
+    return ShapeCode(shape);
   }
   const int code = best_of(1, 16, [](int s) { return s; });
   const double radix_time = Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, root, radix), false,
