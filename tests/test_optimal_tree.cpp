@@ -107,6 +107,28 @@ TEST(WindowedDp, CloseToExactOnThePapersDistributions) {
   EXPECT_EQ(compared, 3 * 6 * 3 * 3);
 }
 
+// The fast DP searches its splits in blocks of 64 and looks for the winning split in one block:
+// ranges of several blocks (p = 130, 300) must give the straightforward loops' times, and trees
+// that have them.
+TEST(FastDp, SameTimesAsTheReferenceLoopsAcrossSplitBlocks) {
+  const tuw::tree::CostParams cost{100, 1, 1};
+  for (int p : {130, 300}) {
+    for (const std::string& name : irr::dist::PaperNames()) {
+      irr::dist::Params params;
+      params.b = 100;
+      const auto blocks = irr::dist::Generate(name, p, params);
+      const tuw::tree::OptimalDp fast(blocks, cost, tuw::tree::DpMethod::kFast);
+      const tuw::tree::OptimalDp reference(blocks, cost, tuw::tree::DpMethod::kReference);
+      for (int root : {-1, 0, p / 3, p - 1}) {
+        SCOPED_TRACE(name + " p=" + std::to_string(p) + " root=" + std::to_string(root));
+        const double time = root < 0 ? fast.Best().time : fast.Fixed(root).time;
+        EXPECT_EQ(time, root < 0 ? reference.Best().time : reference.Fixed(root).time);
+        EXPECT_NEAR(irr::model::GatherTime(fast.Tree(root), blocks, cost), time, 1e-9 * time);
+      }
+    }
+  }
+}
+
 // The tree Optimal_*_init executes: TUW's adaptive tree where the model sees no clear gain
 // (Same: every ordered tree the DP finds is as good as the adaptive one), the DP's tree where it
 // gains at least kOptimalMinGain (Decreasing b = 100 at p = 560 on the paper's platform: 115 vs

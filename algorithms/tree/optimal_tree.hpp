@@ -19,9 +19,10 @@
 // but tries only the splits in a few short windows per range (next to both ends, around the
 // middle rank, the power-of-two split, the data midpoint, and for a fixed root around the
 // root): O(p^2) time, within 2.2 % of the optimum on the paper's distributions
-// (tests/test_optimal_tree.cpp). One core, tree for a fixed root (model/bench, BM_OptimalInitTree):
-// exact 15 ms at p = 256, 100 ms at 560, 4.5 s at 2000; windowed 70 ms at 560, 1.2 s and 60 MB
-// at 2000 - the tables (p^2 entries), not the windows, dominate.
+// (tests/test_optimal_tree.cpp). One core, tree for a fixed root (model/bench, BM_OptimalInitTree,
+// the split loops in AVX2 where the CPU has it): exact 8 ms at p = 256, 60 ms at 560, 3.0 s at
+// 2000; windowed 55 ms at 560, 1.1 s and 60 MB at 2000 - the tables (p^2 entries), not the
+// windows, dominate.
 #pragma once
 
 #include <cstdint>
