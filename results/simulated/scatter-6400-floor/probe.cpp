@@ -1,0 +1,80 @@
+// What a small scatter at p = 6400 can cost in the simulation, apart from TUWk_Scatterv's own
+// protocol (issue 37; results/simulated/scatter-6400-floor/README.md). On the greedy tree of
+// shape code SHAPE rooted at p / 2 (tree::GreedyNodeOf, as TUWk_Scatterv builds it), each rank
+// receives from its parent, then sends to its children, the first sent the one that serves the
+// most (a scatter's order: NodeView's children from the last), every send nonblocking:
+//   bcast: every message 4 bytes (the shape's latency alone: any scatter on it sends at least
+//          as much on every edge),
+//   data:  every message the bytes of the subtree it serves (B ints a rank, no sizes, no header),
+//   fifo:  data, each send synchronous and waited for before the next (MPI_Ssend: one message at
+//          a time on a sender's link, the first sent the largest, as a NIC's queue sends them).
+//   root:  data, but only the root's own sends (its children forward nothing): the root's part.
+// Also `mpi-bcast`: MPI_Bcast of 4 bytes (SMPI's algorithm, --cfg=smpi/bcast).
+// The time of a repetition: MPI_Barrier, then each rank's own time to its end; the largest.
+// usage: probe MODE SHAPE B NREP (SHAPE and B ignored by mpi-bcast)
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "greedy_tree.hpp"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, p = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  if (argc != 5) {
+    if (rank == 0) std::fprintf(stderr, "usage: probe bcast|data|mpi-bcast SHAPE B NREP\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  const std::string mode = argv[1];
+  const int shape = std::atoi(argv[2]), b = std::atoi(argv[3]), nrep = std::atoi(argv[4]);
+  const int root = p / 2;
+  const std::vector<std::int64_t> blocks(p, 4 * static_cast<std::int64_t>(b));
+  tuw::tree::NodeView node;
+  if (mode != "mpi-bcast") node = tuw::tree::GreedyNodeOf(blocks.data(), p, root, shape, rank);
+  const bool data = mode == "data" || mode == "fifo" || mode == "root";
+  if (mode == "root" && node.parent >= 0) {  // the root's children receive, nobody else
+    node.children.clear();
+    if (node.parent != root) node.parent = -1;
+  }
+  std::vector<char> buffer(data ? std::max<std::int64_t>(node.bytes, 4) : 4);
+  std::vector<MPI_Request> requests(node.children.size());
+  for (int rep = 0; rep < nrep; ++rep) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double start = MPI_Wtime();
+    if (mode == "mpi-bcast") {
+      MPI_Bcast(buffer.data(), 4, MPI_CHAR, root, MPI_COMM_WORLD);
+    } else {
+      if (node.parent >= 0) {
+        MPI_Recv(buffer.data(), data ? static_cast<int>(node.bytes) : 4, MPI_CHAR, node.parent, 0,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      }
+      const int n = static_cast<int>(node.children.size());
+      for (int c = n - 1; c >= 0; --c) {
+        const auto& child = node.children[c];
+        if (mode == "fifo") {
+          MPI_Ssend(buffer.data(), static_cast<int>(child.bytes), MPI_CHAR, child.child, 0,
+                    MPI_COMM_WORLD);
+          requests[n - 1 - c] = MPI_REQUEST_NULL;
+          continue;
+        }
+        MPI_Isend(buffer.data(), data ? static_cast<int>(child.bytes) : 4, MPI_CHAR, child.child, 0,
+                  MPI_COMM_WORLD, &requests[n - 1 - c]);
+      }
+      MPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE);
+    }
+    const double mine = MPI_Wtime() - start;
+    double slowest = 0;
+    MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+      std::printf("%s\t%d\t%d\t%d\t%.3f\n", mode.c_str(), shape, b, rep, slowest * 1e6);
+  }
+  MPI_Finalize();
+  return 0;
+}
