@@ -54,11 +54,9 @@ int FirstAt(const double* values, int n, double value) {
 // is O(p^3) in the three split cases (1-3), so they share one loop over k that the compiler
 // vectorizes: cases 1 and 2 at k send [k+1..j] last, cases 2 at k and 3 at k-1 both complete
 // [i..k-1] and send it. At p = 2000 this is what a model test waits for. `scratch` holds 3 p.
-// Compiled for AVX2 too, picked at run time where the CPU has it (the same operations without
-// FMA, so the same bits): BM_BinaryDp at p = 2000 3.2 -> 2.1-2.3 s.
-__attribute__((target_clones("avx2", "default"))) BinaryChoice BinaryCases(
-    const Problem& pr, const BinaryTables& t, int i, int j, int root,
-    std::vector<double>* scratch) {
+// Compiled for AVX2 too (TUW_DP_SPLIT_LOOP): BM_BinaryDp at p = 2000 3.2 -> 2.1-2.3 s.
+TUW_DP_SPLIT_LOOP BinaryChoice BinaryCases(const Problem& pr, const BinaryTables& t, int i, int j,
+                                           int root, std::vector<double>* scratch) {
   BinaryChoice best;
   const auto any = [&](int r) { return root < 0 || root == r; };
   const double* prefix = pr.prefix.data();

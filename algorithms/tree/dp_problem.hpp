@@ -1,5 +1,5 @@
 // What both dynamic programs (optimal_tree.cpp here, the model's dp_binary.cpp) share: a
-// problem's block sizes with prefix sums, and the argument check.
+// problem's block sizes with prefix sums, the argument check, and how their split loops compile.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,15 @@
 #include <vector>
 
 #include "sequenced_tree.hpp"
+
+// The DPs' O(p^3) split loops: also compiled for AVX2 where the compiler targets x86-64 (GCC's
+// and Clang's target_clones; the CPU picks the version when the program loads), elsewhere once.
+// AVX2 without FMA performs the same operations, so the tables and trees are the same bits.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TUW_DP_SPLIT_LOOP __attribute__((target_clones("avx2", "default")))
+#else
+#define TUW_DP_SPLIT_LOOP
+#endif
 
 namespace tuw::tree::dp {
 

@@ -30,9 +30,8 @@ inline double SplitTime(double a, double b, double sent, double alpha, double be
 
 // The least split time over k in [lo, hi): SplitTime(first[k], second[k + 1], sent(k)), and the
 // first k of the block of kSplitBlock splits that holds it, so that finding its k (FindSplit)
-// scans one block, not the range. The entry points below are compiled for AVX2 too, picked at
-// run time where the CPU has it: the same operations, so the same bits (the Table 1 test
-// compares exactly), about 1.5x faster than SSE2 at p = 2000 (bench_model BM_OptimalDp).
+// scans one block, not the range (it rescanned the range). The entry points below are compiled
+// for AVX2 too (TUW_DP_SPLIT_LOOP). Both: BM_OptimalDp at p = 2000 1.58-1.62 -> 1.21-1.28 s.
 constexpr int kSplitBlock = 64;
 struct SplitMin {
   double value = kInf;
@@ -82,19 +81,17 @@ struct PartUpTo {
   int i;
   double operator()(int k) const { return prefix[k + 1] - prefix[i]; }
 };
-__attribute__((target_clones("avx2", "default"))) SplitMin SmallerPartSplitMin(
-    const double* first, const double* second, int lo, int hi, SmallerPart sent, double alpha,
-    double beta) {
+TUW_DP_SPLIT_LOOP SplitMin SmallerPartSplitMin(const double* first, const double* second, int lo,
+                                               int hi, SmallerPart sent, double alpha,
+                                               double beta) {
   return BlockedSplitMin(first, second, lo, hi, sent, alpha, beta);
 }
-__attribute__((target_clones("avx2", "default"))) SplitMin PartAfterSplitMin(
-    const double* first, const double* second, int lo, int hi, PartAfter sent, double alpha,
-    double beta) {
+TUW_DP_SPLIT_LOOP SplitMin PartAfterSplitMin(const double* first, const double* second, int lo,
+                                             int hi, PartAfter sent, double alpha, double beta) {
   return BlockedSplitMin(first, second, lo, hi, sent, alpha, beta);
 }
-__attribute__((target_clones("avx2", "default"))) SplitMin PartUpToSplitMin(
-    const double* first, const double* second, int lo, int hi, PartUpTo sent, double alpha,
-    double beta) {
+TUW_DP_SPLIT_LOOP SplitMin PartUpToSplitMin(const double* first, const double* second, int lo,
+                                            int hi, PartUpTo sent, double alpha, double beta) {
   return BlockedSplitMin(first, second, lo, hi, sent, alpha, beta);
 }
 
