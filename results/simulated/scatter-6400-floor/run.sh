@@ -37,3 +37,4 @@ done
 for k in 2 4 6 8; do run 6400 "topk$k" "$(two 10 4)" 1 >>"$out"; done
 for k in 4 6 12; do run 6400 "topk$k" "$(two 14 4)" 1 >>"$out"; done
 for k in 2 4 6 8 12 16; do run 560 "topk$k" "$(two 10 4)" 10 >>"$out"; done
+for mode in data root topk4 topk8 topk16; do run 6400 $mode "$(two 10 4)" 10 >>"$out"; done
