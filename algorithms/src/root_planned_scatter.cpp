@@ -49,18 +49,16 @@ std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std:
                                        const std::int64_t* sizes, bool data_attached = false,
                                        int step = 0) {
   const int n = sizes == nullptr ? 0 : static_cast<int>(hi - lo + 1);
-  const std::int64_t largest = n > 0 ? *std::max_element(sizes, sizes + n) : 0;
-  const std::int64_t width = tree::SizeFieldWidth(largest);
-  const bool uniform = tree::UniformSizes(sizes, n);
-  const int fields = uniform ? 1 : n;
-  std::vector<unsigned char> m(tree::SizeMessageBytes(sizes, n));  // the format's one length
+  const tree::SizeLayout layout = tree::SizeMessageLayout(sizes, n);  // the format's one layout
+  const int width = layout.width;
+  std::vector<unsigned char> m(layout.bytes);
   const std::int64_t header[4] = {
       error, lo, hi,
-      width | (uniform ? kUniformSizes : 0) |
+      width | (layout.uniform ? kUniformSizes : 0) |
           (data_attached ? kDataAttached | static_cast<std::int64_t>(step) << kStepShift : 0)};
   std::memcpy(m.data(), header, sizeof header);
   unsigned char* out = m.data() + tree::kSizeHeaderBytes;
-  for (int i = 0; i < fields; ++i) {
+  for (int i = 0; i < layout.fields; ++i) {
     for (int b = 0; b < width; ++b) *out++ = static_cast<unsigned char>(sizes[i] >> (8 * b));
   }
   return m;

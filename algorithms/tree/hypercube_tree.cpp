@@ -234,10 +234,17 @@ bool UniformSizes(const std::int64_t* sizes, int n) {
   return n > 1 && std::all_of(sizes + 1, sizes + n, [&](std::int64_t s) { return s == sizes[0]; });
 }
 
+SizeLayout SizeMessageLayout(const std::int64_t* sizes, int n) {
+  SizeLayout layout;
+  layout.width = SizeFieldWidth(n > 0 ? *std::max_element(sizes, sizes + n) : 0);
+  layout.uniform = UniformSizes(sizes, n);
+  layout.fields = layout.uniform ? 1 : n;
+  layout.bytes = kSizeHeaderBytes + static_cast<std::int64_t>(layout.width) * layout.fields;
+  return layout;
+}
+
 std::int64_t SizeMessageBytes(const std::int64_t* sizes, int n) {
-  const std::int64_t largest = n > 0 ? *std::max_element(sizes, sizes + n) : 0;
-  return kSizeHeaderBytes +
-         static_cast<std::int64_t>(SizeFieldWidth(largest)) * (UniformSizes(sizes, n) ? 1 : n);
+  return SizeMessageLayout(sizes, n).bytes;
 }
 
 bool OneMessageCall(const std::int64_t* sizes, int n, std::int64_t max_message_bytes) {

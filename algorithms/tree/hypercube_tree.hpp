@@ -133,6 +133,14 @@ NodeView AdaptiveNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, 
 constexpr int kSizeHeaderBytes = 32;
 int SizeFieldWidth(std::int64_t largest);
 bool UniformSizes(const std::int64_t* sizes, int n);
+// The message for these sizes: what EncodeSizes writes and SizeMessageBytes (the model) prices.
+struct SizeLayout {
+  int width = 1;         // bytes a field
+  bool uniform = false;  // one field for all n
+  int fields = 0;
+  std::int64_t bytes = kSizeHeaderBytes;  // the whole message
+};
+SizeLayout SizeMessageLayout(const std::int64_t* sizes, int n);
 std::int64_t SizeMessageBytes(const std::int64_t* sizes, int n);
 // A call whose blocks total at most this (sizes included) sends each child its sizes and its
 // data in one message (the child's receive has room for the largest): a size message more per
