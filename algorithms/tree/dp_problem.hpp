@@ -10,10 +10,10 @@
 
 #include "sequenced_tree.hpp"
 
-// The DPs' O(p^3) split loops: also compiled for AVX2 where the compiler targets x86-64 (GCC's
-// and Clang's target_clones; the CPU picks the version when the program loads), elsewhere once.
-// AVX2 without FMA performs the same operations, so the tables and trees are the same bits.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// The DPs' O(p^3) split loops: also compiled for AVX2 where GCC targets x86-64 (target_clones,
+// also on the split-search template; the CPU picks the version when the program loads),
+// elsewhere once. AVX2 without FMA performs the same operations: the same tables and trees.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define TUW_DP_SPLIT_LOOP __attribute__((target_clones("avx2", "default")))
 #else
 #define TUW_DP_SPLIT_LOOP

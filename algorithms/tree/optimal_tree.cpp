@@ -30,18 +30,16 @@ inline double SplitTime(double a, double b, double sent, double alpha, double be
 
 // The least split time over k in [lo, hi): SplitTime(first[k], second[k + 1], sent(k)), and the
 // first k of the block of kSplitBlock splits that holds it, so that finding its k (FindSplit)
-// scans one block, not the range (it rescanned the range). The entry points below are compiled
-// for AVX2 too (TUW_DP_SPLIT_LOOP). Both: BM_OptimalDp at p = 2000 1.58-1.62 -> 1.21-1.28 s.
+// scans one block, not the range (it rescanned the range). Compiled for AVX2 too, one version a
+// split kind (TUW_DP_SPLIT_LOOP). Both: BM_OptimalDp at p = 2000 1.58-1.62 -> 1.21-1.28 s.
 constexpr int kSplitBlock = 64;
 struct SplitMin {
   double value = kInf;
   int block = 0;
 };
 template <typename Sent>
-__attribute__((always_inline)) inline SplitMin BlockedSplitMin(const double* first,
-                                                               const double* second, int lo, int hi,
-                                                               Sent sent, double alpha,
-                                                               double beta) {
+TUW_DP_SPLIT_LOOP SplitMin BlockedSplitMin(const double* first, const double* second, int lo,
+                                           int hi, Sent sent, double alpha, double beta) {
   SplitMin best;
   for (int start = lo; start < hi; start += kSplitBlock) {
     const int end = std::min(start + kSplitBlock, hi);
@@ -81,19 +79,6 @@ struct PartUpTo {
   int i;
   double operator()(int k) const { return prefix[k + 1] - prefix[i]; }
 };
-TUW_DP_SPLIT_LOOP SplitMin SmallerPartSplitMin(const double* first, const double* second, int lo,
-                                               int hi, SmallerPart sent, double alpha,
-                                               double beta) {
-  return BlockedSplitMin(first, second, lo, hi, sent, alpha, beta);
-}
-TUW_DP_SPLIT_LOOP SplitMin PartAfterSplitMin(const double* first, const double* second, int lo,
-                                             int hi, PartAfter sent, double alpha, double beta) {
-  return BlockedSplitMin(first, second, lo, hi, sent, alpha, beta);
-}
-TUW_DP_SPLIT_LOOP SplitMin PartUpToSplitMin(const double* first, const double* second, int lo,
-                                            int hi, PartUpTo sent, double alpha, double beta) {
-  return BlockedSplitMin(first, second, lo, hi, sent, alpha, beta);
-}
 
 }  // namespace
 
@@ -227,7 +212,7 @@ void OptimalFast(const Problem& pr, OptimalTables& t) {
       // Inner splits i < k < j-1: both parts have >= 2 processors, so the part with less data
       // sends (comm is nondecreasing). Branch-free so that the compiler vectorizes it.
       const SmallerPart smaller{prefix, i, total};
-      const SplitMin inner = SmallerPartSplitMin(row, col, i + 1, j - 1, smaller, alpha, beta);
+      const SplitMin inner = BlockedSplitMin(row, col, i + 1, j - 1, smaller, alpha, beta);
       // k = i: only [i+1..j] can receive; k = j-1: only [i..j-1] can receive.
       if (j - i >= 2) {
         const double first = std::max(row[i], col[i + 1]) + pr.Comm(pr.Size(i, i));
@@ -318,13 +303,13 @@ void OptimalFixedFast(const Problem& pr, const OptimalTables& t, FixedTables& f)
       const double* c_col = t.best_t.data() + static_cast<std::size_t>(j) * p;  // C[k][j]
       const int k0 = std::max(r, i + 1);
       const PartAfter after{prefix, j};
-      const SplitMin right = PartAfterSplitMin(f_row, c_col, k0, j, after, alpha, beta);
+      const SplitMin right = BlockedSplitMin(f_row, c_col, k0, j, after, alpha, beta);
       // r in [k+1..j] (k <= min(r-1, j-2)), which receives [i..k]
       const double* c_row = t.best.data() + static_cast<std::size_t>(i) * p;        // C[i][k]
       const double* f_col = f_t.data() + static_cast<std::size_t>(j - r) * height;  // F[k][j]
       const int k1 = std::min(r - 1, j - 2);
       const PartUpTo up_to{prefix, i};
-      const SplitMin left = PartUpToSplitMin(c_row, f_col, i, k1 + 1, up_to, alpha, beta);
+      const SplitMin left = BlockedSplitMin(c_row, f_col, i, k1 + 1, up_to, alpha, beta);
       if (right.value < value) {
         value = right.value;
         how = 2 * FindSplit(f_row, c_col, right, j, after, alpha, beta);
