@@ -103,11 +103,22 @@ int main(int argc, char** argv) {
   const int root = p / 2;
   const std::vector<std::int64_t> blocks(p, 4 * static_cast<std::int64_t>(b));
   const bool top_ranges = mode.rfind("topk", 0) == 0;
+  const bool known = top_ranges || mode == "bcast" || mode == "data" || mode == "root" ||
+                     mode == "fifo" || mode == "mpi-bcast";
   tuw::tree::NodeView node;
-  if (top_ranges) {
-    node = TopRangesNodeOf(blocks, root, shape, std::atoi(mode.c_str() + 4), rank);
-  } else if (mode != "mpi-bcast") {
-    node = tuw::tree::GreedyNodeOf(blocks.data(), p, root, shape, rank);
+  try {
+    if (!known || b < 1 || nrep < 1) throw std::invalid_argument("bad MODE, B or NREP");
+    if (top_ranges) {
+      node = TopRangesNodeOf(blocks, root, shape, std::atoi(mode.c_str() + 4), rank);
+    } else if (mode != "mpi-bcast") {
+      node = tuw::tree::GreedyNodeOf(blocks.data(), p, root, shape, rank);
+    }
+  } catch (const std::exception& e) {  // a bad shape code, K, mode, b or count
+    if (rank == 0) {
+      std::fprintf(stderr, "probe: %s (mode %s, shape %d, b %d, nrep %d)\n", e.what(), mode.c_str(),
+                   shape, b, nrep);
+    }
+    MPI_Abort(MPI_COMM_WORLD, 2);
   }
   const bool data = mode == "data" || mode == "fifo" || mode == "root" || top_ranges;
   if (mode == "root" && node.parent >= 0) {  // the root's children receive, nobody else
