@@ -20,8 +20,15 @@ run() {  # run P MODE SHAPE B
   else
     platform=paper-560.xml hosts=results/simulated/radix-560-scatter/default/hostfile.txt
   fi
-  smpirun -np "$1" -platform "$PWD/harness/platforms/$platform" -hostfile "$PWD/$hosts" \
-    "${CONFIG[@]}" --log=root.thres:warning "$BIN" "$2" "$3" "$4" 2 | sed "s/^/$1\t/"
+  # smpirun exits 0 after the probe's MPI_Abort, so a run is checked by its two lines
+  local lines
+  lines=$(smpirun -np "$1" -platform "$PWD/harness/platforms/$platform" -hostfile "$PWD/$hosts" \
+    "${CONFIG[@]}" --log=root.thres:warning "$BIN" "$2" "$3" "$4" 2)
+  if [ "$(grep -c . <<<"$lines")" != 2 ]; then
+    echo "run.sh: p $1, $2, shape $3, b $4 gave no times" >&2
+    exit 1
+  fi
+  sed "s/^/$1\t/" <<<"$lines"
 }
 out=$DIR/probes.tsv
 printf 'p\tmode\tshape\tb\trep\tus\n' >"$out"
