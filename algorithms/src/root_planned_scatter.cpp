@@ -231,8 +231,8 @@ ExecuteOptions SendingAhead(SizeMessages* messages, int* failure) {
 }
 
 // A small call: posts each child its sizes with its data in one message (sizes: those of
-// view.lo..view.hi; step: the tree's, named in the header), in the scatter schedule's order (a
-// large message waited for before the next);
+// view.lo..view.hi; step: the tree's, named in the header), in the scatter schedule's order, all
+// at once (kSmallCallSerialSendMinBytes);
 // write(k, tail) puts the data of view.children[k]'s range at tail. A subtree whose data cannot be
 // written gets the error in place of its sizes. The first failure; the caller finishes `out`.
 template <typename Write>
@@ -242,7 +242,8 @@ int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, int step
   const auto note = [&failure](int rc) {
     if (failure == MPI_SUCCESS) failure = rc;
   };
-  for (const tree::ScatterSend& send : tree::ScatterSchedule(view, {}, tree::kSerialSendMinBytes)) {
+  for (const tree::ScatterSend& send :
+       tree::ScatterSchedule(view, {}, tree::kSmallCallSerialSendMinBytes)) {
     const tree::ChildEdge& c = view.children[send.child];
     std::vector<unsigned char> m = EncodeSizes(MPI_SUCCESS, c.lo, c.hi, sizes + (c.lo - view.lo),
                                                /*data_attached=*/true, step);

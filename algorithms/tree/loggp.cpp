@@ -367,7 +367,7 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
     std::function<void(int, double)> serve_with_sizes = [&](int v, double have) {
       SharedSends sends(machine, v, have);
       const NodeView& node = tree.nodes[v];
-      for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytes)) {
+      for (const ScatterSend& s : ScatterSchedule(node, {}, kSmallCallSerialSendMinBytes)) {
         const ChildEdge& c = node.children[s.child];
         sends.Post(c.child, sizes_bytes(c) + c.bytes);
         if (s.wait) sends.Flush(serve_with_sizes);
