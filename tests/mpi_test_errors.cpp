@@ -104,15 +104,20 @@ TEST_F(Errors, BadScatterStepSettingEverywhere) {
   const ScopedEnvironment ranks_per_node("TUWCOLL_RANKS_PER_NODE");
   ExpectSmallScatterSettingRejected(setting, {"-1", "65", "five", "3x", "1e2", "4/2"});
   ranks_per_node.Set("1");  // one rank a node: no second level
-  ExpectSmallScatterSettingRejected(setting, {"4/2"});
+  ExpectSmallScatterSettingRejected(setting, {"4/2", "e4/2"});
   ranks_per_node.Set("2");
-  ExpectSmallScatterSettingRejected(setting, {"4/", "/2", "4/0", "0/2", "4/65", "4/2/1", "4 /2"});
+  ExpectSmallScatterSettingRejected(setting, {"4/", "/2", "4/0", "0/2", "4/65", "4/2/1", "4 /2",
+                                              "e/2", "e0/2", "e65/2", "ee4/2", "x4/2", "4/e2"});
   int two_level = -1, by_model = -1;
   setting.Set("4/2");
   EXPECT_EQ(TuwkScatterError(), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &two_level, &by_model), MPI_SUCCESS);
   EXPECT_EQ(two_level, 4 + 128 * 2 + 16384 * 2);  // tuwcoll.h's code for S/N over R = 2
   EXPECT_EQ(by_model, 0);
+  setting.Set("e4/2");  // equal node ranges: the same code and 2^30
+  EXPECT_EQ(TuwkScatterError(), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &two_level, &by_model), MPI_SUCCESS);
+  EXPECT_EQ(two_level, 4 + 128 * 2 + 16384 * 2 + (1 << 30));
   ranks_per_node.Unset();
   int step = -1;
   for (const char* good : {"0", "1", "4", "64"}) {

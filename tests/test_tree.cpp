@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <tuple>
 
 #include "greedy_tree.hpp"
 #include "hypercube_tree.hpp"
@@ -417,6 +418,50 @@ TEST(GreedyTree, TwoLevelsByHand) {
   EXPECT_THROW(BuildGreedyTree(eight, 0, 1 | 3 << 7), std::invalid_argument);
 }
 
+// Equal node ranges, by hand: 2 ranks a node, network parts at most 3, node step 1. n = 16
+// (nodes 0 ... 7), root 0: the 7 other nodes in parts of 3, 2, 2 (the larger first): [2, 7],
+// [8, 11], [12, 15], then its node's [1, 1]; rank 2 holds nodes 1 ... 3: two parts of one node,
+// [4, 5], [6, 7], then [3, 3]. Root 6 (node 3): the parts start after its node and wrap, the one
+// that crosses the end split in two: nodes 4 ... 6, then 7 and 0 (two children), then 1 ... 2.
+TEST(GreedyTree, EqualNodeRangesByHand) {
+  GreedyShape shape;
+  shape.step = 3;
+  shape.node_step = 1;
+  shape.ranks_per_node = 2;
+  shape.equal_node_ranges = true;
+  const int code = ShapeCode(shape);
+  using R = std::vector<std::pair<int, int>>;
+  const auto ranges = [](const Tree& t, int rank) {  // the first sent first
+    R r;
+    for (auto c = t.nodes[rank].children.rbegin(); c != t.nodes[rank].children.rend(); ++c)
+      r.push_back({c->lo, c->hi});
+    return r;
+  };
+  const std::vector<std::int64_t> sixteen(16, 4);
+  const Tree a = BuildGreedyTree(sixteen, 0, code);
+  EXPECT_EQ(ranges(a, 0), (R{{2, 7}, {8, 11}, {12, 15}, {1, 1}}));
+  EXPECT_EQ(ranges(a, 2), (R{{4, 5}, {6, 7}, {3, 3}}));
+  EXPECT_EQ(ranges(a, 8), (R{{10, 11}, {9, 9}}));
+  const Tree b = BuildGreedyTree(sixteen, 6, code);
+  EXPECT_EQ(ranges(b, 6), (R{{8, 13}, {14, 15}, {0, 1}, {2, 5}, {7, 7}}));
+  // rank 8's node from its range alone ([8, 11], first rank 8): node 5, then [9, 9]
+  const NodeView eight = GreedyNodeOf(sixteen.data() + 8, 4, -1, code, 0, 8);
+  ASSERT_EQ(eight.children.size(), 2u);
+  EXPECT_EQ(eight.children[1].lo, 2);  // the first sent is the last child: [10, 11] - 8
+  EXPECT_EQ(eight.children[1].hi, 3);
+  EXPECT_EQ(eight.children[0].lo, 1);
+  // The flag survives its code and is no one-level shape's.
+  GreedyShape decoded;
+  ASSERT_TRUE(ShapeOfCode(code, &decoded));
+  EXPECT_TRUE(decoded.equal_node_ranges);
+  EXPECT_EQ(decoded.step, 3);
+  shape.equal_node_ranges = false;
+  ASSERT_TRUE(ShapeOfCode(ShapeCode(shape), &decoded));
+  EXPECT_FALSE(decoded.equal_node_ranges);
+  EXPECT_FALSE(ShapeOfCode(3 | 1 << 30, &decoded));
+  EXPECT_FALSE(ShapeOfCode(-code, &decoded));
+}
+
 // Every node: its rank and its children's ranges tile its range, each child's node holds the
 // edge's range, every process is reached by T (+1 at the top, where a range may be split), every
 // node is GreedyNodeOf's, and a child's subtree is the greedy tree of its range alone (what a
@@ -489,16 +534,19 @@ TEST(GreedyTree, TwoLevelsTileWholeNodesAndFromTheRangeAlone) {
     std::vector<std::int64_t> bytes(n);
     for (auto& b : bytes) b = std::uniform_int_distribution<int>(0, 9)(gen);
     for (int per : {2, 3, 4, 16}) {
-      for (const auto& [step, node_step] : {std::pair{1, 1}, std::pair{3, 2}, std::pair{9, 4}}) {
+      for (const auto& [step, node_step, equal] :
+           {std::tuple{1, 1, false}, std::tuple{3, 2, false}, std::tuple{9, 4, false},
+            std::tuple{3, 2, true}, std::tuple{32, 4, true}}) {
         GreedyShape shape;
         shape.step = step;
         shape.node_step = node_step;
         shape.ranks_per_node = per;
+        shape.equal_node_ranges = equal;
         const int code = ShapeCode(shape);
         for (int root : {-1, 0, n / 2, n - 1}) {
           SCOPED_TRACE("n " + std::to_string(n) + " per " + std::to_string(per) + " steps " +
-                       std::to_string(step) + "/" + std::to_string(node_step) + " root " +
-                       std::to_string(root));
+                       (equal ? "e" : "") + std::to_string(step) + "/" + std::to_string(node_step) +
+                       " root " + std::to_string(root));
           const Tree t = BuildGreedyTree(bytes, root, code);
           int placed = 0;
           for (const NodeView& v : t.nodes) {

@@ -138,10 +138,13 @@ int ScatterStepSetting(int* step) {
   const std::size_t slash = setting.find('/');
   if (slash == std::string::npos) {
     if (WholeNumber(setting, 0, tree::kMaxGreedyStep, step)) return MPI_SUCCESS;
-  } else {  // network/node: the two-level greedy tree over TUWCOLL_RANKS_PER_NODE's nodes
+  } else {  // network/node: the two-level greedy tree over TUWCOLL_RANKS_PER_NODE's nodes;
+            // eK/node: the network split into K equal node ranges
     tree::GreedyShape shape;
+    shape.equal_node_ranges = setting[0] == 'e';
+    const std::size_t from = shape.equal_node_ranges ? 1 : 0;
     int ranks_per_node = 0;
-    if (WholeNumber(setting.substr(0, slash), 1, tree::kMaxGreedyStep, &shape.step) &&
+    if (WholeNumber(setting.substr(from, slash - from), 1, tree::kMaxGreedyStep, &shape.step) &&
         WholeNumber(setting.substr(slash + 1), 1, tree::kMaxGreedyStep, &shape.node_step)) {
       if (RanksPerNodeSetting(&ranks_per_node) != MPI_SUCCESS) return MPI_ERR_ARG;
       if (ranks_per_node >= 2 && ranks_per_node <= tree::kMaxShapeRanksPerNode) {
@@ -162,7 +165,8 @@ int ScatterStepSetting(int* step) {
   std::fprintf(stderr,
                "libtuwcoll: TUWCOLL_SCATTER_STEP=%s is not a whole number from 0 (the radix "
                "tree) to %d (the greedy tree's step), nor two such steps 'network/node' from 1 "
-               "(the two-level greedy tree)\n",
+               "(the two-level greedy tree), the network one with an 'e' for equal node ranges "
+               "(e.g. e32/4)\n",
                text, tree::kMaxGreedyStep);
   return MPI_ERR_ARG;
 }

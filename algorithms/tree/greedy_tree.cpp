@@ -26,15 +26,23 @@ GreedyShape CheckedShape(int code) {
 }
 
 // f(x), the most ranks a subtree holds with x steps left, for one step: computed once for a
-// whole tree (every node's counts read it), grown as far as the largest range asks.
+// whole tree (every node's counts read it), grown as far as the largest range asks. With
+// `equal`, the counts are instead at most `step` equal parts (GreedyShape::equal_node_ranges).
 class SubtreeLimits {
  public:
-  explicit SubtreeLimits(int step) : step_(step) {}
+  explicit SubtreeLimits(int step, bool equal = false) : step_(step), equal_(equal) {}
   // The number of ranks of each child of the sender of a range of n ranks, into *counts.
   void ChildCounts(int n, std::vector<int>* counts) {
+    counts->clear();
+    if (equal_) {
+      const std::int64_t others = n - 1, parts = std::min<std::int64_t>(step_, others);
+      for (std::int64_t i = parts - 1; i >= 0; --i) {  // the larger parts first
+        counts->push_back(static_cast<int>(others * (i + 1) / parts - others * i / parts));
+      }
+      return;
+    }
     int t = 0;
     while (At(t) < n) ++t;
-    counts->clear();
     std::int64_t left = n - 1;
     for (int i = 0; left > 0; ++i) {
       const int x = t - step_ - i;  // >= 0 while ranks are left: f(t) - 1 = sum of f(t - step - i)
@@ -53,6 +61,7 @@ class SubtreeLimits {
     return f_[x];
   }
   int step_;
+  bool equal_;
   std::vector<std::int64_t> f_;
 };
 
@@ -84,7 +93,7 @@ class Splitter {
   Splitter(const GreedyShape& shape, int first)
       : shape_(shape),
         first_(first),
-        network_(shape.step),
+        network_(shape.step, shape.equal_node_ranges),
         node_(shape.node_step > 0 ? shape.node_step : 1) {}
   std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender) {
     if (!shape_.TwoLevel()) return tree::ChildRanges(lo, hi, sender, &network_, &counts_);
@@ -161,19 +170,25 @@ std::vector<int> GreedyChildCounts(int n, int step) {
   return counts;
 }
 
+constexpr int kEqualNodeRangesBit = 1 << 30;
+
 int ShapeCode(const GreedyShape& shape) {
   if (!shape.TwoLevel()) return shape.step;
-  return shape.step | shape.node_step << 7 | shape.ranks_per_node << 14;
+  return shape.step | shape.node_step << 7 | shape.ranks_per_node << 14 |
+         (shape.equal_node_ranges ? kEqualNodeRangesBit : 0);
 }
 
 bool ShapeOfCode(int code, GreedyShape* shape) {
   const auto step_ok = [](int s) { return s >= 1 && s <= kMaxGreedyStep; };
   GreedyShape s;
+  s.equal_node_ranges = (code & kEqualNodeRangesBit) != 0;
+  code &= ~kEqualNodeRangesBit;
   s.step = code & 127;
   s.node_step = (code >> 7) & 127;
   s.ranks_per_node = code >> 14;
   if (code < 0 || !step_ok(s.step)) return false;
   if (s.node_step == 0 && s.ranks_per_node == 0) {
+    if (s.equal_node_ranges) return false;  // equal node ranges need nodes
     s.ranks_per_node = 1;
   } else if (!step_ok(s.node_step) || s.ranks_per_node < 2 ||
              s.ranks_per_node > kMaxShapeRanksPerNode) {

@@ -34,15 +34,23 @@ constexpr int kMaxShapeRanksPerNode = (1 << 16) - 1;
 // its first node's first rank), and its sender's own node is split by `node_step`; a range
 // inside one node by `node_step`. So the network carries one message per node, not the
 // node's ranks forwarding to other nodes through the node's one shared link.
+// Two levels with equal_node_ranges: a range over several nodes is split into at most `step`
+// ranges of equal node counts (the larger first) instead of by the greedy counts: SimGrid's
+// measured bandwidth falls by half for messages of 9-65 KB and 0.26-1.4 KB against 5.8-9.4 KB
+// (smpi/bw-factor), and a sender's messages share its link and end together, so a bandwidth-
+// bound call wants its node's data in a few messages of like size where the greedy counts halve
+// them (results/simulated/scatter-6400-floor).
 struct GreedyShape {
   int step = 1;
   int node_step = 0;
   int ranks_per_node = 1;
+  bool equal_node_ranges = false;
   bool TwoLevel() const { return node_step > 0 && ranks_per_node > 1; }
 };
 // The shape as one int (TUWk_Scatterv's message headers and settings name the tree with it):
 // step alone for one level (1 ... kMaxGreedyStep), step | node_step << 7 | ranks_per_node << 14
-// for two. ShapeOfCode is false for an int that is no shape's code.
+// for two, | 1 << 30 with equal_node_ranges. ShapeOfCode is false for an int that is no shape's
+// code.
 int ShapeCode(const GreedyShape& shape);
 bool ShapeOfCode(int code, GreedyShape* shape);
 

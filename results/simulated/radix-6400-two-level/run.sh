@@ -7,7 +7,7 @@
 # the library's choice), DISTS irrbench's --dists, B its --b (default 1). From the repository root after scripts/build
 # smpi and scripts/build-smpi-waitany-fix; writes raw-P-STEP-DISTS.csv here (/ and , as _ and -).
 set -euo pipefail
-DIR=results/simulated/radix-6400-two-level
+DIR=${RUN_DIR:-results/simulated/radix-6400-two-level}  # RUN_DIR: another results directory
 USAGE="usage: run.sh 6400|3200|1600|1120|800|560q|560 STEP|model DISTS [B]"
 P=${1:?$USAGE}
 STEP=${2:?$USAGE}
