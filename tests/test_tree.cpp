@@ -363,6 +363,14 @@ TEST(GreedyTree, HandDerivedEightRanksStepTwo) {
   EXPECT_THROW(BuildGreedyTree(bytes, 8, 2), std::invalid_argument);
 }
 
+// A node's children's ranges [lo, hi], the first sent first (NodeView holds them the other way).
+std::vector<std::pair<int, int>> ChildRangesSentFirstFirst(const Tree& t, int rank) {
+  std::vector<std::pair<int, int>> r;
+  for (auto c = t.nodes[rank].children.rbegin(); c != t.nodes[rank].children.rend(); ++c)
+    r.push_back({c->lo, c->hi});
+  return r;
+}
+
 // Two levels, by hand (steps 1: binomial counts). n = 8, 4 ranks a node, root 0: the network
 // children over the nodes {0, 1}: node 1 = [4, 7]; then the root's own node [0, 3] by the node
 // step: [1, 2], [3, 3]. Rank 4's range is one node: [5, 6], [7, 7]. Root 5: node 0 whole, then
@@ -376,12 +384,7 @@ TEST(GreedyTree, TwoLevelsByHand) {
   shape.ranks_per_node = 4;
   const int code = ShapeCode(shape);
   using R = std::vector<std::pair<int, int>>;
-  const auto ranges = [](const Tree& t, int rank) {  // the first sent first
-    R r;
-    for (auto c = t.nodes[rank].children.rbegin(); c != t.nodes[rank].children.rend(); ++c)
-      r.push_back({c->lo, c->hi});
-    return r;
-  };
+  const auto ranges = ChildRangesSentFirstFirst;
   const std::vector<std::int64_t> eight(8, 4), ten(10, 4);
   const Tree a = BuildGreedyTree(eight, 0, code);
   EXPECT_EQ(ranges(a, 0), (R{{4, 7}, {1, 2}, {3, 3}}));
@@ -431,12 +434,7 @@ TEST(GreedyTree, EqualNodeRangesByHand) {
   shape.equal_node_ranges = true;
   const int code = ShapeCode(shape);
   using R = std::vector<std::pair<int, int>>;
-  const auto ranges = [](const Tree& t, int rank) {  // the first sent first
-    R r;
-    for (auto c = t.nodes[rank].children.rbegin(); c != t.nodes[rank].children.rend(); ++c)
-      r.push_back({c->lo, c->hi});
-    return r;
-  };
+  const auto ranges = ChildRangesSentFirstFirst;
   const std::vector<std::int64_t> sixteen(16, 4);
   const Tree a = BuildGreedyTree(sixteen, 0, code);
   EXPECT_EQ(ranges(a, 0), (R{{2, 7}, {8, 11}, {12, 15}, {1, 1}}));
