@@ -29,7 +29,9 @@ PLATFORMS = {6400: (1.3e-6, 3.2e9, 0.3e-6, 6e9, 200, 199),  # paper-qdr80.xml, r
              560: (1.3e-6, 3.2e9, 0.4e-6, 4e9, 17, 17)}     # paper-560.xml, root 280
 
 
+@functools.lru_cache(None)
 def latency_factors():
+    """Read once per process: every Model of a `check` shares them."""
     for line in subprocess.run(["scripts/simulate", "--print-config"], check=True,
                                capture_output=True, text=True).stdout.split():
         if line.startswith("--cfg=smpi/lat-factor:"):
@@ -85,6 +87,11 @@ class Model:
         times = self.arrivals([n * unit for n in parts], link)
         return max(t + OVERHEAD + below(n) for t, n in zip(times, parts))
 
+    def node_sender(self, parts, below):
+        """A node's first rank: its node parts over the network, then its own node."""
+        return max(self.serve(parts, self.node_bytes, self.net, below),
+                   len(parts) * OVERHEAD + self.node())
+
     @functools.lru_cache(None)
     def node(self, ranks=PER_NODE):
         """A node's ranks from its first, the best equal parts at every sender."""
@@ -97,19 +104,14 @@ class Model:
         """A range of n nodes from its first node's first rank, parts_of(n) parts a sender."""
         if n == 1:
             return self.node()
-        parts = split(n - 1, parts_of(n))
-        return max(self.serve(parts, self.node_bytes, self.net,
-                              lambda m: self.nodes(m, parts_of)),
-                   len(parts) * OVERHEAD + self.node())
+        return self.node_sender(split(n - 1, parts_of(n)), lambda m: self.nodes(m, parts_of))
 
     def root(self, k, parts_of):
         """The root's k parts over the nodes on either side of its own, in proportion."""
         total = self.left + self.right
         k_left = max(1, round(k * self.left / total))
         parts = split(self.left, k_left) + split(self.right, max(1, k - k_left))
-        return max(self.serve(parts, self.node_bytes, self.net,
-                              lambda m: self.nodes(m, parts_of)),
-                   len(parts) * OVERHEAD + self.node())
+        return self.node_sender(parts, lambda m: self.nodes(m, parts_of))
 
     def best_parts(self, n):
         """(time, parts) of the best equal split of a range of n nodes (filled from 1 up, as
@@ -121,9 +123,7 @@ class Model:
         return self.best[n]
 
     def nodes_with(self, n, k):
-        parts = split(n - 1, k)
-        return max(self.serve(parts, self.node_bytes, self.net, lambda m: self.best[m][0]),
-                   len(parts) * OVERHEAD + self.node())
+        return self.node_sender(split(n - 1, k), lambda m: self.best[m][0])
 
 
 def split(n, k):
@@ -143,7 +143,10 @@ def main(argv):
             model = Model(int(r["p"]), 4 * int(r["b"])).root(top, lambda n: below) * 1e6
             print(f"{r['p']}\t{r['mode']}\t{r['b']}\t{float(r['us']):.2f}\t{model:.2f}\t"
                   f"{float(r['us']) - model:.2f}")
-    elif len(argv) == 3 and argv[0] in ("table", "best") and int(argv[1]) in PLATFORMS:
+    elif len(argv) == 3 and argv[0] in ("table", "best"):
+        if argv[1] not in ("560", "6400") or not argv[2].isdigit() or int(argv[2]) < 1:
+            sys.exit(f"flows.py: P must be 560 or 6400 and B a whole number >= 1, not {argv[1]!r}"
+                     f" and {argv[2]!r}")
         model = Model(int(argv[1]), 4 * int(argv[2]))
         if argv[0] == "table":
             for n in range(1, model.left + model.right + 2):

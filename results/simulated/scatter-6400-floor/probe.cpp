@@ -211,7 +211,9 @@ int main(int argc, char** argv) {
                      mode == "mpi-bcast";
   tuw::tree::NodeView node;
   try {
-    if (!known || b < 1 || nrep < 1) throw std::invalid_argument("bad MODE, B or NREP");
+    if (!known || b < 1 || nrep < 1 || (acked && ack_first < 1)) {
+      throw std::invalid_argument("bad MODE (its J, K or S >= 1), B or NREP");
+    }
     if (even) {  // evenK_J, SHAPE the node step, 16 ranks a node
       const int top_k = std::atoi(mode.c_str() + 4);
       const char* under = std::strchr(mode.c_str(), '_');
