@@ -60,10 +60,10 @@ std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** envi
 }
 
 std::string ScatterStepRecord(int step, bool by_model) {
-  return std::to_string(step) + (by_model ? " model" : " TUWCOLL_SCATTER_STEP");
+  return std::to_string(step) + (by_model ? " model-by-size" : " TUWCOLL_SCATTER_STEP");
 }
 
-bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model) {
+bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model, bool* by_size) {
   const std::size_t blank = record.find(' ');
   if (blank == std::string::npos || blank == 0) return false;
   const std::string number = record.substr(0, blank), how = record.substr(blank + 1);
@@ -71,9 +71,10 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
       std::stoll(number) > INT_MAX) {
     return false;
   }
-  if (how != "model" && how != "TUWCOLL_SCATTER_STEP") return false;
+  if (how != "model" && how != "model-by-size" && how != "TUWCOLL_SCATTER_STEP") return false;
   *step = static_cast<int>(std::stoll(number));
-  *by_model = how == "model";
+  *by_model = how != "TUWCOLL_SCATTER_STEP";
+  if (by_size != nullptr) *by_size = how == "model-by-size";
   return true;
 }
 

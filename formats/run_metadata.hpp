@@ -29,11 +29,15 @@ std::string EnvironmentKind(const std::string& name);
 // (NAME, value), in order.
 std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** environment);
 
-// irrbench's record of a small TUWk_Scatterv call's greedy step (tuwcoll_scatter_step): "S model"
-// where the library's model chose S, "S TUWCOLL_SCATTER_STEP" where that setting forced it (S as
-// TUWk_Scatter_step gives it: a two-level tree's code, tuwcoll.h).
-// ParseScatterStepRecord: false for anything else (a negative S included).
+// irrbench's record of a small TUWk_Scatterv call's greedy step (tuwcoll_scatter_step):
+// "S model-by-size" where the library's model chose S for 4-byte blocks and chooses per size
+// class, equal node ranges included (tree::SmallCallRule::kEqualNodeRangesBySize); "S model" in
+// files of the builds before it (kGreedy); "S TUWCOLL_SCATTER_STEP" where that setting forced S
+// for every small call (S as TUWk_Scatter_step gives it: a two-level tree's code, tuwcoll.h).
+// ParseScatterStepRecord: false for anything else (a negative S included); *by_size: the rule
+// of "model-by-size" (false for the others).
 std::string ScatterStepRecord(int step, bool by_model);
-bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model);
+bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model,
+                            bool* by_size = nullptr);
 
 }  // namespace irr::formats

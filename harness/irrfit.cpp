@@ -32,6 +32,7 @@ namespace {
 struct Options {
   long long peer = -1;  // -1: p - 1 (another node when ranks are placed in blocks)
   std::int64_t max_bytes = 4 << 20;
+  long long sizes_per_octave = 1;
   long long nrep = 50;
   long long warmup = 5;
   std::string out;
@@ -120,6 +121,24 @@ Burst MeasureBurst(int peer, const Options& o, MPI_Comm comm) {
   return result;
 }
 
+// The sizes measured: 4 bytes, then sizes_per_octave geometric steps to each next power of two
+// (rounded to bytes), up to max_bytes. More than one step an octave shows where a library's or a
+// network's cost per byte changes between two powers of two (a protocol switch; SimGrid's
+// smpi/bw-factor steps at 9376 bytes and others), which the LogGP model's measured curve then
+// follows (irrmodel, and libtuwcoll's choice of a small TUWk_Scatterv call's tree).
+std::vector<long long> MessageSizes(std::int64_t max_bytes, int sizes_per_octave) {
+  std::vector<long long> sizes;
+  for (long long octave = 4; octave <= max_bytes; octave *= 2) {
+    for (int step = 0; step < sizes_per_octave; ++step) {
+      const long long bytes =
+          std::llround(octave * std::exp2(static_cast<double>(step) / sizes_per_octave));
+      if (bytes > max_bytes) break;
+      if (sizes.empty() || bytes > sizes.back()) sizes.push_back(bytes);
+    }
+  }
+  return sizes;
+}
+
 int Fail(int rank, const std::string& message) {
   return irr::bench::FailOnRanks("irrfit", rank, message);
 }
@@ -139,7 +158,9 @@ int main(int argc, char** argv) {
   cli.Int("--peer", &o.peer, 1, 1000000000,
           "the rank that ping-pongs with rank 0, 1 <= R < P (default P-1)");
   cli.Size("--max-bytes", &o.max_bytes,
-           "largest message, sizes are powers of two from 4 up to 1G (default 4M)");
+           "largest message, 64 .. 1G (default 4M); sizes from 4 bytes up to it");
+  cli.Int("--sizes-per-octave", &o.sizes_per_octave, 1, 16,
+          "sizes measured per doubling, 1 .. 16 (default 1: the powers of two)");
   cli.Int("--nrep", &o.nrep, 3, 1000000, "timed round trips per size (default 50)");
   cli.Int("--warmup", &o.warmup, 0, 1000000, "untimed round trips per size (default 5)");
   cli.Text("--out", &o.out, "write the fit (key=value lines) to FILE");
@@ -187,7 +208,7 @@ int main(int argc, char** argv) {
   std::vector<char> buffer(static_cast<std::size_t>(o.max_bytes), 'x');
   std::vector<char> copy(rank == 0 ? buffer.size() : 0);
   std::vector<double> sizes, one_way, local_one_way, copy_times;
-  for (long long bytes = 4; bytes <= o.max_bytes; bytes *= 2) {
+  for (const long long bytes : MessageSizes(o.max_bytes, static_cast<int>(o.sizes_per_octave))) {
     const double t = PingPong(buffer, static_cast<int>(bytes), peer, o, comm);
     const double local =
         local_peer > 0 ? PingPong(buffer, static_cast<int>(bytes), local_peer, o, comm) : 0;
@@ -234,6 +255,7 @@ int main(int argc, char** argv) {
                  {"peer", std::to_string(peer)},
                  {"same_node", same_node ? "yes" : "no"},
                  {"nrep", std::to_string(o.nrep)},
+                 {"sizes_per_octave", std::to_string(o.sizes_per_octave)},
                  {"copy_overhead_us", num(local_copy.intercept)},
                  {"max_relative_residual", num(message.max_relative_residual)}};
     if (local_peer > 0) {

@@ -135,8 +135,50 @@ TEST(LogGP, GreedyStepFromTheCallsRoot) {
   EXPECT_EQ(SmallScatterShape(560, 4, 4, one_level, 0),
             SmallScatterShape(560, 4, 4, one_level, 280));
   const LogGPParams two_levels = LogGPFromLinear(2.64, 3.7e-4, 1.27, 3.7e-4, 16, 0.3, 2.27);
-  EXPECT_EQ(SmallScatterShape(560, 4, 4, two_levels, 280), 5);
+  EXPECT_EQ(SmallScatterShape(560, 4, 4, two_levels, 280, SmallCallRule::kGreedy), 5);
   EXPECT_EQ(SmallScatterShape(560, 4, 4, one_level, 280), 9);  // radix-560-scatter's record
+}
+
+// The rule since equal node ranges (kEqualNodeRangesBySize) holds the greedy rule's choice, at
+// the call's own block size, against the equal-range trees: never slower in the model than the
+// greedy choice, and where it takes equal ranges, no other K at its node step models faster. On
+// a curve whose cost per byte rises 2.5-fold from 9000 bytes (as SimGrid's bw-factor does from
+// 9376), p = 6400 with 16 ranks a node and 40-byte blocks (b = 10): the greedy 10/4's top
+// messages carry 50 KB and more, equal ranges keep every message of the root under 9000 bytes
+// (400 nodes in at least 29 ranges of at most 14 nodes, 8960 bytes). One level never has them.
+TEST(LogGP, EqualNodeRangesWhereTheyModelFaster) {
+  LogGPParams params = LogGPFromLinear(2.64, 3.7e-4, 1.1, 1.9e-4, 16, 0.3, 2.27);
+  const std::vector<double> bytes = {4, 1024, 8192, 9000, 9001, 16384, 65536};
+  std::vector<double> across, inside;
+  for (double b : bytes) {
+    across.push_back(2.6 + b * (b <= 9000 ? 1.2e-4 : 3e-4));
+    inside.push_back(1.1 + b * 1.9e-4);
+  }
+  params.network.one_way = MeasuredCurve(bytes, across);
+  params.node.one_way = MeasuredCurve(bytes, inside);
+  for (const int p : {560, 6400}) {
+    for (const std::int64_t block : {4, 40}) {
+      const std::vector<std::int64_t> blocks(p, block);
+      const auto time = [&](int code) {
+        return ScatterTime(ModelTree::kRootPlanned, blocks, p / 2, 3, params, code);
+      };
+      const int greedy = SmallScatterShape(p, block, 3, params, p / 2, SmallCallRule::kGreedy);
+      const int chosen = SmallScatterShape(p, block, 3, params, p / 2);
+      EXPECT_LE(time(chosen), time(greedy)) << p << " " << block;
+      GreedyShape shape;
+      if (!ShapeOfCode(chosen, &shape) || !shape.equal_node_ranges) continue;
+      for (shape.step = 2; shape.step <= kMaxGreedyStep; ++shape.step) {
+        EXPECT_GE(time(ShapeCode(shape)), time(chosen)) << p << " " << block << " " << shape.step;
+      }
+    }
+  }
+  GreedyShape wide;
+  ASSERT_TRUE(ShapeOfCode(SmallScatterShape(6400, 40, 3, params, 3200), &wide));
+  EXPECT_TRUE(wide.equal_node_ranges);
+  EXPECT_GE(wide.step, 29);  // ranges of at most 14 nodes: 14 * 16 * 40 = 8960 bytes
+  const LogGPParams one_level = LogGPFromLinear(2.64, 3.7e-4, 2.64, 3.7e-4, 1, 0.3, 2.27);
+  EXPECT_EQ(SmallScatterShape(560, 40, 4, one_level, 280),
+            SmallScatterShape(560, 40, 4, one_level, 280, SmallCallRule::kGreedy));
 }
 
 // From kTwoLevelMinNodes nodes on the small call takes the two-level greedy tree (the simulation

@@ -16,37 +16,28 @@
 #include <utility>
 
 #include "../tree/loggp.hpp"
+#include "fit_costs.hpp"
 #include "fit_file.hpp"
 #include "internal.hpp"
 
 namespace tuw::detail {
 namespace {
 
-// The model's costs: the fit file's (its o and g where it has them), else the built-in ones.
-// With ranks_per_node > 1 and a fit that measured a node's own alpha (alpha_local_us), two
-// levels: ranks_per_node consecutive ranks a node (else one level, every hop the network's).
-bool ModelParams(tree::LogGPParams* params, int ranks_per_node = 1) {
-  tree::RadixCosts costs;
+// The model's costs: the fit file's (its o and g and measured curves where it has them), else the
+// built-in ones. False (reported) where TUWCOLL_MODEL_FIT cannot be read.
+bool ModelCosts(tree::RadixCosts* costs) {
+  *costs = tree::RadixCosts{};
   const char* path = std::getenv("TUWCOLL_MODEL_FIT");
-  if (path != nullptr && *path != '\0') {
-    irr::formats::Fit fit;
-    std::vector<std::string> notes;
-    std::string error;
-    if (!irr::formats::ReadFit(path, &fit, &notes, &error)) {
-      std::fprintf(stderr, "libtuwcoll: TUWk/Binomialk: TUWCOLL_MODEL_FIT: %s\n", error.c_str());
-      return false;
-    }
-    costs.alpha_us = fit.alpha_us;
-    costs.beta_us_per_byte = fit.beta_us_per_byte;
-    if (fit.has_loggp) {
-      costs.overhead_us = fit.overhead_us;
-      costs.gap_us = fit.gap_us;
-    }
-    costs.has_local = fit.has_local;
-    costs.alpha_local_us = fit.alpha_local_us;
-    costs.beta_local_us_per_byte = fit.beta_local_us_per_byte;
+  if (path == nullptr || *path == '\0') return true;
+  irr::formats::Fit fit;
+  std::vector<std::string> notes;
+  std::string error;
+  if (!irr::formats::ReadFit(path, &fit, &notes, &error) ||
+      !irr::formats::RadixCostsOfFit(fit, path, costs, &error)) {
+    std::fprintf(stderr, "libtuwcoll: TUWk/Binomialk: TUWCOLL_MODEL_FIT: %s\n", error.c_str());
+    *costs = tree::RadixCosts{};
+    return false;
   }
-  *params = costs.Params(ranks_per_node);
   return true;
 }
 
@@ -124,9 +115,9 @@ int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix) {
     *radix = it->second;
     return MPI_SUCCESS;
   }
-  tree::LogGPParams params;
-  if (!ModelParams(&params)) return MPI_ERR_ARG;
-  *radix = chosen[key] = tree::ModelRadix(model, p, params);
+  tree::RadixCosts costs;
+  if (!ModelCosts(&costs)) return MPI_ERR_ARG;
+  *radix = chosen[key] = tree::ModelRadix(model, p, costs.Params());
   return MPI_SUCCESS;
 }
 
@@ -193,11 +184,13 @@ int ModelScatterStep(int p, std::int64_t block_bytes, int radix, int root, int r
   const auto key = std::make_tuple(p, block_bytes, radix, root, ranks_per_node);
   const auto it = chosen.find(key);
   if (it != chosen.end()) return it->second;
-  tree::LogGPParams params;
   // A fit file that cannot be read (the radix, set by TUWCOLL_RADIX, did not read it) is
-  // reported; the built-in costs then.
-  if (!ModelParams(&params, ranks_per_node)) params = tree::RadixCosts{}.Params();
-  return chosen[key] = tree::SmallScatterShape(p, block_bytes, radix, params, root);
+  // reported; the built-in costs then. With ranks_per_node > 1 and a fit that measured a node's
+  // own alpha (alpha_local_us), two levels: ranks_per_node consecutive ranks a node.
+  tree::RadixCosts costs;
+  ModelCosts(&costs);
+  return chosen[key] = tree::SmallScatterShape(p, block_bytes, radix,
+                                               costs.SmallCallParams(ranks_per_node), root);
 }
 
 }  // namespace tuw::detail

@@ -566,6 +566,15 @@ double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes,
   return TimedKind(kind, block_bytes, root, radix, params, RunScatter);
 }
 
+LogGPParams RadixCosts::SmallCallParams(int ranks_per_node) const {
+  LogGPParams params = Params(ranks_per_node);
+  params.network.one_way = one_way;
+  // One level: every hop the network's; two: a node's own curve where irrfit measured it.
+  const bool two = params.ranks_per_node > 1;
+  params.node.one_way = !two ? one_way : one_way_local;
+  return params;
+}
+
 std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes) {
   std::int64_t total = 0;
   for (std::int64_t b : block_bytes) total += b;
@@ -577,7 +586,7 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes) {
 }
 
 int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,
-                      int root) {
+                      int root, SmallCallRule rule) {
   const std::vector<std::int64_t> blocks(p, block_bytes);
   if (p <= 2 || !OneMessageCall(blocks.data(), p, kOneMessageMaxBytes)) return 0;
   const auto greedy = [&](const std::vector<std::int64_t>& b, int code) {
@@ -585,12 +594,13 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
   };
   // The steps: the latency-bound case's (4-byte blocks), as the radix is chosen.
   const std::vector<std::int64_t> latency_bound(p, 4);
-  // The s in first ... last whose tree code_of(s) models fastest (the first of equals).
-  const auto best_of = [&](int first, int last, const std::function<int(int)>& code_of) {
+  // The s in first ... last whose tree code_of(s) models fastest on `b` (the first of equals).
+  const auto best_of = [&](int first, int last, const std::function<int(int)>& code_of,
+                           const std::vector<std::int64_t>& b) {
     int best = first;
-    double best_time = greedy(latency_bound, code_of(first));
+    double best_time = greedy(b, code_of(first));
     for (int s = first + 1; s <= last; ++s) {
-      const double time = greedy(latency_bound, code_of(s));
+      const double time = greedy(b, code_of(s));
       if (time < best_time) {
         best = s;
         best_time = time;
@@ -598,27 +608,46 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
     }
     return best;
   };
+  const int ranks_per_node = params.ranks_per_node;
+  const int nodes = (p + ranks_per_node - 1) / std::max(1, ranks_per_node);
+  const bool two_levels = ranks_per_node > 1 && ranks_per_node <= kMaxShapeRanksPerNode;
+  // The two-level greedy tree's node step at the network's hop (the step one level would take
+  // there), then its network step at that node step: 24 trees, not the 16 x 8 of both (which
+  // find the same at p = 6400).
+  GreedyShape shape{HopSteps(params), 1, ranks_per_node};
+  const auto varying = [&shape](int GreedyShape::*field) {  // shape with one field set to s
+    return [&shape, field](int s) {
+      GreedyShape t = shape;
+      t.*field = s;
+      return ShapeCode(t);
+    };
+  };
+  const bool equal_ranges =
+      rule == SmallCallRule::kEqualNodeRangesBySize && two_levels && nodes >= 3;
+  if (TwoLevelSmallScatter(p, params) || equal_ranges) {
+    shape.node_step = best_of(1, 8, varying(&GreedyShape::node_step), latency_bound);
+  }
+  const auto radix_tree_time = [&] {
+    return Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, root, radix), false, false, radix,
+                 params, RootPlanned);
+  };
+  int choice = 0;
   if (TwoLevelSmallScatter(p, params)) {
     // Not held against the radix tree: the model, without the node's shared link, prices it
     // faster at p = 6400, b = 10, where the simulation measured the two-level tree 11 % faster.
-    // The node step at the network's hop (the step one level would take there), then the network
-    // step at that node step: 24 trees, not the 16 x 8 of both (which find the same at p = 6400).
-    GreedyShape shape{HopSteps(params), 1, params.ranks_per_node};
-    const auto varying = [&shape](int GreedyShape::*field) {  // shape with one field set to s
-      return [&shape, field](int s) {
-        GreedyShape t = shape;
-        t.*field = s;
-        return ShapeCode(t);
-      };
-    };
-    shape.node_step = best_of(1, 8, varying(&GreedyShape::node_step));
-    shape.step = best_of(1, 16, varying(&GreedyShape::step));
-    return ShapeCode(shape);
+    shape.step = best_of(1, 16, varying(&GreedyShape::step), latency_bound);
+    choice = ShapeCode(shape);
+  } else {
+    const int code = best_of(
+        1, 16, [](int s) { return s; }, latency_bound);
+    choice = greedy(blocks, code) < radix_tree_time() ? code : 0;
   }
-  const int code = best_of(1, 16, [](int s) { return s; });
-  const double radix_time = Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, root, radix), false,
-                                  false, radix, params, RootPlanned);
-  return greedy(blocks, code) < radix_time ? code : 0;
+  if (!equal_ranges) return choice;
+  // Equal node ranges at this size, against the choice at this size.
+  shape.equal_node_ranges = true;
+  shape.step = best_of(2, std::min(kMaxGreedyStep, nodes - 1), varying(&GreedyShape::step), blocks);
+  const double choice_time = choice > 0 ? greedy(blocks, choice) : radix_tree_time();
+  return greedy(blocks, ShapeCode(shape)) < choice_time ? ShapeCode(shape) : choice;
 }
 
 bool TwoLevelSmallScatter(int p, const LogGPParams& params) {

@@ -121,14 +121,23 @@ struct RadixCosts {
   double beta_local_us_per_byte = 0;
   // One level (every hop the network's): the radix's choice.
   LogGPParams Params() const { return Params(1); }
+  // irrfit's measured one-way times (the fit's point lines; empty where it has fewer than two):
+  // across nodes and, where measured, inside a node.
+  MeasuredCurve one_way, one_way_local;
   // Two levels where ranks_per_node > 1 and a node's costs are known, else one: TUWk_Scatterv's
-  // small-call tree (ModelScatterStep; irrmodel prices a run with the same rule).
+  // small-call tree before equal node ranges were chosen by size (SmallCallRule::kGreedy; irrmodel
+  // prices such a run with it).
   LogGPParams Params(int ranks_per_node) const {
     const bool two = ranks_per_node > 1 && has_local;
     return LogGPFromLinear(alpha_us, beta_us_per_byte, two ? alpha_local_us : alpha_us,
                            two ? beta_local_us_per_byte : beta_us_per_byte,
                            two ? ranks_per_node : 1, overhead_us, gap_us);
   }
+  // Params(ranks_per_node) with messages at the measured curves where the fit has them: the
+  // small call's tree is chosen for the sizes it sends (ModelScatterStep), and a simulated or
+  // real network's cost per byte changes between the sizes a line fits (SimGrid's bw-factor
+  // halves it from 9376 bytes on: results/simulated/scatter-6400-floor).
+  LogGPParams SmallCallParams(int ranks_per_node) const;
 };
 
 // The tree of a small TUWk_Scatterv call (OneMessageCall): 0 = the adaptive radix-k tree, s >= 1 =
@@ -148,8 +157,17 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes);
 // its network step the best of 1 ... 16 at that node step; a shape code then, not a step, for
 // every small call (not held against the radix tree, which the model, without the shared link,
 // prices faster at p = 6400, b = 10: the simulation measured it 11 % slower).
+//
+// SmallCallRule::kEqualNodeRangesBySize (libtuwcoll's rule): where params has two levels and the
+// call spans at least three nodes, that choice is then held, at the call's own block size,
+// against the trees of equal node ranges (GreedyShape::equal_node_ranges; the node step the
+// two-level greedy tree's, K the best of 2 ... 64 at this size), and the fastest is taken: the
+// bandwidth-bound small calls want few messages of like size (scatter-6400-floor: p = 6400,
+// b = 10, e32/4 95.5 us against 10/4's 158.7). kGreedy: the rule before (irrmodel prices the
+// runs recorded with it, irrbench's "S model").
+enum class SmallCallRule { kGreedy, kEqualNodeRangesBySize };
 int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,
-                      int root = 0);
+                      int root = 0, SmallCallRule rule = SmallCallRule::kEqualNodeRangesBySize);
 // Two levels of the small call's greedy tree from this many nodes on. The model gives each
 // process its own link and cannot rank one level against two (at p = 6400 it prices them within
 // 2 %); the simulation, where a node's 16 ranks share one link, measured them (b = 1, Same and

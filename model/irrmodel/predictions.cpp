@@ -15,6 +15,7 @@
 
 #include "cli.hpp"
 #include "distributions.hpp"
+#include "fit_costs.hpp"
 #include "fit_file.hpp"
 #include "linear_fit.hpp"
 #include "operation_table.hpp"
@@ -68,19 +69,25 @@ void AddBreakEven(std::vector<Prediction>* rows) {
   }
 }
 
-// The step of a small TUWk_Scatterv call as the library chose it (ModelScatterStep): on the costs
-// it chose with (shape_params: one level, or two where the run set TUWCOLL_RANKS_PER_NODE), at
-// the call's root; once per (p, size class, radix, root) and file, as the library caches it.
-using StepChoices = std::map<std::tuple<int, std::int64_t, int, int>, int>;
+// How the run's library chose a small TUWk_Scatterv call's tree (ModelScatterStep): on the costs
+// and with the rule of its build (params: one level, or two where the run set
+// TUWCOLL_RANKS_PER_NODE; measured curves with kEqualNodeRangesBySize), at the call's root; once
+// per (p, size class, radix, root) and file, as the library caches it.
+struct SmallCallChoices {
+  tuw::tree::LogGPParams params;
+  tuw::tree::SmallCallRule rule = tuw::tree::SmallCallRule::kGreedy;
+  std::map<std::tuple<int, std::int64_t, int, int>, int> chosen;
+};
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
-                const tuw::tree::LogGPParams& shape_params, StepChoices* choices) {
+                SmallCallChoices* choices) {
   const int p = static_cast<int>(blocks.size());
   if (!tuw::tree::OneMessageCall(blocks.data(), p, tuw::tree::kOneMessageMaxBytes)) return 0;
   const std::int64_t size_class = tuw::tree::ShapeBlockBytes(blocks);
   const auto key = std::make_tuple(p, size_class, radix, root);
-  const auto it = choices->find(key);
-  if (it != choices->end()) return it->second;
-  return (*choices)[key] = tuw::tree::SmallScatterShape(p, size_class, radix, shape_params, root);
+  const auto it = choices->chosen.find(key);
+  if (it != choices->chosen.end()) return it->second;
+  return choices->chosen[key] = tuw::tree::SmallScatterShape(p, size_class, radix, choices->params,
+                                                             root, choices->rule);
 }
 
 // The LogGP model of `tree` (formats/operations.tsv's tree column) for one problem, or NaN
@@ -90,9 +97,8 @@ int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
 // choice (LibraryStep).
 double LogGPTime(const std::string& tree, bool planned, bool scatter,
                  const std::vector<std::int64_t>& blocks, int root, int radix_setting,
-                 int small_call_step, const tuw::tree::LogGPParams& shape_params,
-                 StepChoices* choices, const FitCosts& costs, const tuw::tree::LogGPParams& params,
-                 int* radix) {
+                 int small_call_step, SmallCallChoices* choices, const FitCosts& costs,
+                 const tuw::tree::LogGPParams& params, int* radix) {
   using tuw::tree::ModelTree;
   const int p = static_cast<int>(blocks.size());
   const bool radix_k = tree == "adaptive-k" || tree == "oblivious-k";
@@ -114,7 +120,7 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
                                : tuw::tree::ModelRadix(kind, p, costs.radix_costs.Params());
   }
   if (kind == ModelTree::kRootPlanned && small_call_step == tuw::tree::kModelsStep) {
-    small_call_step = LibraryStep(blocks, root, *radix, shape_params, choices);
+    small_call_step = LibraryStep(blocks, root, *radix, choices);
   }
   return scatter ? tuw::tree::ScatterTime(kind, blocks, root, *radix, params, small_call_step)
                  : tuw::tree::GatherTime(kind, blocks, root, *radix, params);
@@ -132,26 +138,14 @@ bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::st
   costs->per_byte = {fit.alpha_us, fit.beta_us_per_byte, fit.gamma_us_per_byte};
   costs->has_local = fit.has_local;
   costs->local = {fit.alpha_local_us, fit.beta_local_us_per_byte, fit.gamma_us_per_byte};
-  std::vector<formats::FitPoint> points;
-  if (!formats::ReadPoints(fit, fit_path, &points, error)) {
+  if (!formats::RadixCostsOfFit(fit, fit_path, &costs->radix_costs, error)) {
     *error = "--alpha-beta: " + *error;
     return false;
   }
-  if (points.size() >= 2) {
-    std::vector<double> bytes, network, local;
-    for (const formats::FitPoint& point : points) {
-      bytes.push_back(point.bytes);
-      network.push_back(point.one_way_us);
-      local.push_back(point.local_one_way_us);
-    }
-    costs->measured = MeasuredCurve(bytes, network);
-    if (!std::isnan(local.front())) costs->measured_local = MeasuredCurve(bytes, local);
-  }
+  costs->measured = costs->radix_costs.one_way;
+  costs->measured_local = costs->radix_costs.one_way_local;
   costs->has_loggp = fit.has_loggp;
   if (fit.has_loggp) {
-    costs->radix_costs = {
-        fit.alpha_us,  fit.beta_us_per_byte, fit.overhead_us,           fit.gap_us,
-        fit.has_local, fit.alpha_local_us,   fit.beta_local_us_per_byte};
     costs->loggp = tuw::tree::LogGPFromLinear(
         fit.alpha_us, fit.beta_us_per_byte, fit.has_local ? fit.alpha_local_us : fit.alpha_us,
         fit.has_local ? fit.beta_local_us_per_byte : fit.beta_us_per_byte, 1, fit.overhead_us,
@@ -262,25 +256,27 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   }
   if (recorded_tuwk_init == 0) recorded_tuwk_init = recorded_tuwk;
   // TUWk_Scatterv's small calls: on the tree a TUWCOLL_SCATTER_STEP run forced (irrbench records
-  // "S TUWCOLL_SCATTER_STEP"), else ("S model", or no record) on the model's choice, recomputed
-  // per call as the library makes it.
+  // "S TUWCOLL_SCATTER_STEP"), else on the model's choice, recomputed per call as the library
+  // makes it: with the rule of the run's build ("S model-by-size": equal node ranges by size, on
+  // the fit's curves; "S model", or no record: the greedy rule before it, on the fit's line).
   int small_call_step = tuw::tree::kModelsStep;
+  bool by_size = false;
   if (meta.count("tuwcoll_scatter_step")) {
     const std::string& record = meta["tuwcoll_scatter_step"];
     int step = 0;
     bool by_model = true;
     tuw::tree::GreedyShape shape;
-    if (!formats::ParseScatterStepRecord(record, &step, &by_model) ||
+    if (!formats::ParseScatterStepRecord(record, &step, &by_model, &by_size) ||
         (step > 0 && !tuw::tree::ShapeOfCode(step, &shape))) {
       *error = "--from-results: tuwcoll_scatter_step=" + record +
-               " is not 'S model' or 'S TUWCOLL_SCATTER_STEP' with S in 0..64 or a two-level "
-               "tree's code (tuwcoll.h)";
+               " is not 'S model-by-size', 'S model' or 'S TUWCOLL_SCATTER_STEP' with S in 0..64 "
+               "or a two-level tree's code (tuwcoll.h)";
       return false;
     }
     if (!by_model) small_call_step = step;
   }
-  // The costs the library chose that step with (RadixCosts::Params: one level, or two where the
-  // run set TUWCOLL_RANKS_PER_NODE and the fit has a node's alpha).
+  // The costs the library chose that step with (one level, or two where the run set
+  // TUWCOLL_RANKS_PER_NODE and the fit has a node's alpha).
   long long ranks_per_node = 1;
   if (meta.count("env.TUWCOLL_RANKS_PER_NODE")) {
     const std::string& text = meta["env.TUWCOLL_RANKS_PER_NODE"];
@@ -291,9 +287,12 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
       return false;
     }
   }
-  const tuw::tree::LogGPParams shape_params =
-      costs.radix_costs.Params(static_cast<int>(ranks_per_node));
-  StepChoices step_choices;
+  SmallCallChoices step_choices;
+  step_choices.params = by_size
+                            ? costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node))
+                            : costs.radix_costs.Params(static_cast<int>(ranks_per_node));
+  step_choices.rule = by_size ? tuw::tree::SmallCallRule::kEqualNodeRangesBySize
+                              : tuw::tree::SmallCallRule::kGreedy;
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
@@ -396,7 +395,7 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
                          ? kNaN
                          : LogGPTime(op->tree, planned, scatter, blocks, mc.root,
                                      recorded > 0 ? recorded : radix_setting, small_call_step,
-                                     shape_params, &step_choices, costs, loggp, &row.radix);
+                                     &step_choices, costs, loggp, &row.radix);
       if (op->tree.find("-k") == std::string::npos) row.radix = 0;
       row.logp_bound_us = tuw::tree::LogPLowerBound(blocks, mc.root, loggp, loggp.network);
     }

@@ -78,8 +78,26 @@ def test_irrfit_writes_a_fit_that_numpy_reproduces(flavour, tmp_path):
     assert float(values["max_relative_residual"]) == pytest.approx(residual, rel=1e-2)
 
 
+def test_irrfit_measures_sizes_between_the_powers_of_two(tmp_path):
+    """--sizes-per-octave 3: 4, 5, 6, 8, 10, 13, 16, ... (each octave in three geometric steps,
+    rounded to bytes), the line fitted over all of them, the count recorded."""
+    out = tmp_path / "fit.txt"
+    result = irrfit("openmpi", 2, "--max-bytes", 1024, "--nrep", 3, "--sizes-per-octave", 3,
+                    "--out", out)
+    assert result.returncode == 0, result.stderr
+    values, points = read_fit(out)
+    assert values["sizes_per_octave"] == "3"
+    assert list(points[:, 0]) == [4, 5, 6, 8, 10, 13, 16, 20, 25, 32, 40, 51, 64, 81, 102, 128,
+                                  161, 203, 256, 323, 406, 512, 645, 813, 1024]
+    ref_alpha, ref_beta = relative_fit(points[:, 0], points[:, 1])
+    assert float(values["alpha_us"]) == pytest.approx(ref_alpha, rel=1e-3, abs=1e-6)
+    assert float(values["beta_us_per_byte"]) == pytest.approx(ref_beta, rel=1e-3, abs=1e-9)
+
+
 @pytest.mark.parametrize("args, np_, message", [
     ([], 1, "a ping-pong needs 2 processes, this run has 1"),
+    (["--sizes-per-octave", 0], 2, "--sizes-per-octave: '0' is not an integer >= 1 and <= 16"),
+    (["--sizes-per-octave", 17], 2, "--sizes-per-octave: '17' is not an integer >= 1 and <= 16"),
     (["--peer", 2], 2, "--peer: 2 is not a rank of this run (1..1)"),
     (["--nrep", 1], 2, "--nrep: '1' is not an integer >= 3"),
     (["--max-bytes", "lots"], 2, "--max-bytes: 'lots' is not a positive size"),

@@ -170,7 +170,8 @@ def test_irrmodel_prices_the_step_the_library_chose(tmp_path):
     greedy step on two levels from root 280 (recorded: 5). irrmodel prices those calls on the step
     the library chose with the costs it chose it with: the same times as a run forced to step 5;
     without the record's TUWCOLL_RANKS_PER_NODE (one level, as the library chose before) those
-    of step 9."""
+    of step 9; a later build's record ("5 model-by-size") on its rule, equal node ranges
+    included."""
     text = (SIMULATED / "radix-560-scatter" / "default" / "raw.csv").read_text()
     assert "# tuwcoll_scatter_step=5 model\n" in text
     assert "# env.TUWCOLL_RANKS_PER_NODE=16\n" in text
@@ -198,6 +199,16 @@ def test_irrmodel_prices_the_step_the_library_chose(tmp_path):
     assert as_run == forced[5]
     assert one_level == forced[9]
     assert as_run != one_level
+    # A build that chooses by size ("S model-by-size") takes equal node ranges where they model
+    # faster on the fit's curve: b = 10 (the simulation measured e6/4 24.95 us against step 5's
+    # 30.20, equal-node-ranges/README.md), while b = 1 keeps step 5 (measured fastest there).
+    ten = "\n".join(line for line in lines
+                    if not line.startswith("TUWk_Scatterv,") or line.split(",")[2] == "10") + "\n"
+    greedy_ten = loggp(ten, "greedy-10.csv")
+    by_size_ten = loggp(ten.replace("5 model\n", "5 model-by-size\n"), "by-size-10.csv")
+    by_size = loggp(small.replace("5 model\n", "5 model-by-size\n"), "by-size.csv")
+    assert by_size_ten["same"] < 0.9 * greedy_ten["same"], (by_size_ten, greedy_ten)
+    assert by_size["same"] == as_run["same"]
     # a record the library could not have read is an error naming it, not one rank a node
     bad = tmp_path / "bad.csv"
     bad.write_text(small.replace("TUWCOLL_RANKS_PER_NODE=16", "TUWCOLL_RANKS_PER_NODE=16x"))

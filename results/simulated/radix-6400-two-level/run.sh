@@ -6,7 +6,8 @@
 # (8, 5: one level, the model's choices at 6400 and 560; 10/4: two levels) or `model` (none set:
 # the library's choice), DISTS irrbench's --dists, B its --b (default 1). From the repository root after scripts/build
 # smpi and scripts/build-smpi-waitany-fix; writes raw-P-STEP-DISTS.csv here (/ and , as _ and -), or
-# in RUN_DIR; OPS: irrbench --ops (default TUWk_Scatterv).
+# in RUN_DIR; OPS: irrbench --ops (default TUWk_Scatterv); FIT: the fit file the library chooses
+# with (default below).
 set -euo pipefail
 DIR=${RUN_DIR:-results/simulated/radix-6400-two-level}  # RUN_DIR: another results directory
 USAGE="usage: run.sh 6400|3200|1600|1120|800|560q|560 STEP|model DISTS [B]"
@@ -28,10 +29,11 @@ esac
 # The fit the library chooses with (`model`): radix-6400-greedy's for paper-qdr80.xml (it measured a
 # node's alpha, paper-3200's did not), radix-560-scatter's for paper-560.xml.
 case "$PLATFORM" in
-  paper-qdr80.xml) FIT=results/simulated/radix-6400-greedy/default/fit.txt ;;
-  *) FIT=results/simulated/radix-560-scatter/default/fit.txt ;;
+  paper-qdr80.xml) DEFAULT_FIT=results/simulated/radix-6400-greedy/default/fit.txt ;;
+  *) DEFAULT_FIT=results/simulated/radix-560-scatter/default/fit.txt ;;
 esac
-export TUWCOLL_RANKS_PER_NODE=16 TUWCOLL_RADIX="$RADIX" TUWCOLL_MODEL_FIT="$PWD/$FIT"
+FIT=$(realpath "${FIT:-$DEFAULT_FIT}")
+export TUWCOLL_RANKS_PER_NODE=16 TUWCOLL_RADIX="$RADIX" TUWCOLL_MODEL_FIT="$FIT"
 if [ "$STEP" != model ]; then export TUWCOLL_SCATTER_STEP="$STEP"; fi
 # Every simulation's calibration (scripts/simulate's base_config).
 mapfile -t CONFIG < <(scripts/simulate --print-config)
