@@ -123,7 +123,8 @@ const std::vector<std::string>& MethodKeys() {
   // launch: a file holds one launch; --resume continues that launch, never another's.
   // tuwcoll_radix: the radix-k rows' radixes (absent without such rows); a resume by a build
   // or TUWCOLL_RADIX that chooses others would mix two trees under one operation's name.
-  // tuwcoll_scatter_step: likewise a small TUWk_Scatterv call's greedy step (TUWk_Scatter_step).
+  // tuwcoll_scatter_step: likewise a small TUWk_Scatterv call's greedy step (TUWk_Scatter_step),
+  // and tuwcoll_small_call_max_bytes the largest such call (tree::kOneMessageMaxBytes).
   static const std::vector<std::string> keys = {"library",
                                                 "p",
                                                 "root",
@@ -134,7 +135,8 @@ const std::vector<std::string>& MethodKeys() {
                                                 "rho",
                                                 "launch",
                                                 "tuwcoll_radix",
-                                                "tuwcoll_scatter_step"};
+                                                "tuwcoll_scatter_step",
+                                                "tuwcoll_small_call_max_bytes"};
   return keys;
 }
 

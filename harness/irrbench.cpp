@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "distributions.hpp"
+#include "hypercube_tree.hpp"
 #include "metadata.hpp"
 #include "operations.hpp"
 #include "options.hpp"
@@ -229,6 +230,7 @@ int Main(int argc, char** argv) {
                               " Binomialk=" + std::to_string(binomialk_radix) +
                               " TUWk_init=" + std::to_string(tuwk_init_radix);
     method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
+    method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);
   }
   ResultsFile out;
   std::string verdict;

@@ -406,17 +406,18 @@ TEST(Buffers, PersistentStartsAfterTheFirstAllocateNone) {
 }
 
 // Three plain calls of each tree gather and scatter, small (TUWk_Scatterv's one message) and
-// large (over 256 KiB in all: its sizes a level ahead): the first may allocate the buffers a
-// process keeps for the communicator, the others none. Allocated and freed at every call, they
-// made TUWk_Scatterv 2.8x slower than TUW_Scatterv on 16 real cores (glibc gave the heap's top
-// back at each call; CallBuffers in internal.hpp). Every call's result equals the native call's.
+// large (over tree::kOneMessageMaxBytes, 512 KiB, in all: its sizes a level ahead): the first may
+// allocate the buffers a process keeps for the communicator, the others none. Allocated and freed
+// at every call, they made TUWk_Scatterv 2.8x slower than TUW_Scatterv on 16 real cores (glibc gave
+// the heap's top back at each call; CallBuffers in internal.hpp). Every call's result equals the
+// native call's.
 TEST(Buffers, PlainCallsAfterTheFirstAllocateNone) {
   const int p = Size(), rank = Rank();
   const auto& algorithms = kTreePairs;
   const int root = p / 2;
   MPI_Comm comm;  // its own: no earlier test's calls have made its buffers
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  for (const int block : {3, 100000 / p}) {  // ints: 12 bytes; 400 kB in all
+  for (const int block : {3, 200000 / p}) {  // ints: 12 bytes; 800 kB in all
     std::vector<int> counts(p), displs(p);
     for (int i = 0, at = 0; i < p; ++i) counts[i] = block + i % 3, displs[i] = at, at += counts[i];
     const int total = displs[p - 1] + counts[p - 1];

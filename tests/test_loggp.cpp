@@ -89,7 +89,7 @@ TEST(LogGP, AdaptiveGatherByHand) {
 // tree SmallScatterShape picks: with L = 10 against o = 1 the greedy tree of step 3 (and any
 // larger) is the star, which beats both the radix-2 tree (24) and the greedy step 2 (0 -> {1, 2},
 // 0 -> 3, 1 -> 2: 24 too): 1's, 2's, 3's at 0-1, 1-2, 2-3, there 11, 12, 13, taken by 14.
-// Blocks of 100000 bytes (400 KB: sizes a level ahead, then the data; every message serial,
+// Blocks of 200000 bytes (800 KB: sizes a level ahead, then the data; every message serial,
 // the root waiting for each before the next; eager): the root sends 3 its sizes (0-1, there 11,
 // taken 11-12); 3 passes 2 its sizes at once (12-13, there 23, taken 23-24); the root's data to
 // 3 (1-2, there 12, taken 13-14: 3's CPU was busy until 13); 3's data to 2 (14-15, there 25,
@@ -98,7 +98,7 @@ TEST(LogGP, AdaptiveGatherByHand) {
 TEST(LogGP, RootPlannedScatterByHand) {
   LogGPParams params = Params(10, 1, 0);
   const std::vector<std::int64_t> same = {4, 4, 4, 4};
-  const std::vector<std::int64_t> large(4, 100000);
+  const std::vector<std::int64_t> large(4, 200000);
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kPlanned, same, 0, 2, params), 24);
   EXPECT_EQ(SmallScatterShape(4, 4, 2, params), 3);
   EXPECT_DOUBLE_EQ(PlannedScatterTime(BuildGreedyTree(same, 0, 2), params), 24);

@@ -82,8 +82,9 @@ int TUWk_Radix_init(MPI_Comm comm, int *radix);
  * tree), or for the two-level tree that TUWCOLL_SCATTER_STEP=S/N names (network step S, node step
  * N, over nodes of TUWCOLL_RANKS_PER_NODE = R ranks) S + 128 N + 16384 R, and 2^30 more where
  * TUWCOLL_SCATTER_STEP=eS/N splits the network into at most S equal node ranges; *by_model = 1
- * where the LogGP model chose it (then larger calls may still take the radix tree: the model
- * decides per size class; with TUWCOLL_RANKS_PER_NODE the choice depends on the root), 0 where
+ * where the LogGP model chose it, for 4-byte blocks (larger calls may take another tree, equal
+ * node ranges or the radix tree: the model decides per size class; with TUWCOLL_RANKS_PER_NODE
+ * the choice depends on the root), 0 where
  * TUWCOLL_SCATTER_STEP set it (every small call). What a tool records beside its measurements;
  * errors as TUWk_Radix, MPI_ERR_ROOT, and a bad TUWCOLL_SCATTER_STEP or TUWCOLL_RANKS_PER_NODE
  * (MPI_ERR_ARG). */

@@ -133,6 +133,7 @@ class Machine {
     return params_.Wire(params_.Between(m.from, m.to), m.bytes);
   }
   // The slowest process's time since `start` (its own start).
+  const LogGPParams& params() const { return params_; }
   double SlowestSince(const std::vector<double>& start) const {
     double slowest = 0;
     for (std::size_t r = 0; r < cpu_.size(); ++r) slowest = std::max(slowest, cpu_[r] - start[r]);
@@ -350,7 +351,7 @@ void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_know
   serve(tree.root, machine->Clock(tree.root));
 }
 
-// TUWk_Scatterv's (root_planned_scatter.cpp). A small call (kOneMessageMaxBytes): each child
+// TUWk_Scatterv's (root_planned_scatter.cpp). A small call (one_message_max_bytes): each child
 // gets its subtree's sizes and data in one message, which it takes as it probes from its start;
 // it serves its children the same way, in the scatter's schedule. A larger one: the root sends
 // each child its subtree's sizes right before its data; a child takes them from a receive posted
@@ -363,7 +364,8 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   const auto sizes_bytes = [&](const ChildEdge& c) {
     return SizeMessageBytes(blocks.data() + c.lo, c.hi - c.lo + 1);
   };
-  if (OneMessageCall(blocks.data(), static_cast<int>(blocks.size()), kOneMessageMaxBytes)) {
+  if (OneMessageCall(blocks.data(), static_cast<int>(blocks.size()),
+                     machine->params().one_message_max_bytes)) {
     std::function<void(int, double)> serve_with_sizes = [&](int v, double have) {
       SharedSends sends(machine, v, have);
       const NodeView& node = tree.nodes[v];
@@ -554,7 +556,7 @@ double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes,
                                   " is not -1, 0 or a greedy shape's code (1..64: a step)");
     }
     int step = 0;
-    if (OneMessageCall(block_bytes.data(), p, kOneMessageMaxBytes)) {
+    if (OneMessageCall(block_bytes.data(), p, params.one_message_max_bytes)) {
       step = small_call_step != kModelsStep
                  ? small_call_step
                  : SmallScatterShape(p, ShapeBlockBytes(block_bytes), radix, params, root);
@@ -588,7 +590,7 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes) {
 int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,
                       int root, SmallCallRule rule) {
   const std::vector<std::int64_t> blocks(p, block_bytes);
-  if (p <= 2 || !OneMessageCall(blocks.data(), p, kOneMessageMaxBytes)) return 0;
+  if (p <= 2 || !OneMessageCall(blocks.data(), p, params.one_message_max_bytes)) return 0;
   const auto greedy = [&](const std::vector<std::int64_t>& b, int code) {
     return Timed(BuildGreedyTree(b, root, code), false, false, radix, params, RootPlanned);
   };

@@ -44,6 +44,9 @@ struct LogGPParams {
   // simulations), and a call's time is the slowest process's own elapsed time. False: all start
   // at 0, the time is the last process's end.
   bool barrier_start = false;
+  // TUWk_Scatterv's small call (kRootPlanned): the library's limit (kOneMessageMaxBytes), or an
+  // older build's where irrmodel prices its run (irrbench's tuwcoll_small_call_max_bytes).
+  std::int64_t one_message_max_bytes = kOneMessageMaxBytes;
   const LogGPLevel& Between(int a, int b) const {
     return ranks_per_node > 1 && a / ranks_per_node == b / ranks_per_node ? node : network;
   }

@@ -27,9 +27,9 @@ namespace tuw::tree {
 constexpr std::int64_t kSerialSendMinBytes = 8 * 1024;
 constexpr std::int64_t kSerialSendMinBytesAfterHeader = 64 * 1024;
 // A small TUWk_Scatterv call (each child's sizes and data in one message, tree::OneMessageCall:
-// 256 KiB at most in all) sends every message at once: there a serial send costs more than the
-// order gains. Simulated p = 6400, b = 10, Same: 167.3 -> 158.7 us on the two-level greedy tree,
-// 131.4 -> 95.5 on equal node ranges; b = 1 and p = 560, b = 10 unchanged
+// kOneMessageMaxBytes at most in all) sends every message at once: there a serial send costs more
+// than the order gains. Simulated p = 6400, b = 10, Same: 167.3 -> 158.7 us on the two-level greedy
+// tree, 131.4 -> 95.5 on equal node ranges; b = 1 and p = 560, b = 10 unchanged
 // (results/simulated/scatter-6400-floor/README.md).
 constexpr std::int64_t kSmallCallSerialSendMinBytes = std::numeric_limits<std::int64_t>::max();
 

@@ -81,7 +81,9 @@ struct SmallCallChoices {
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
                 SmallCallChoices* choices) {
   const int p = static_cast<int>(blocks.size());
-  if (!tuw::tree::OneMessageCall(blocks.data(), p, tuw::tree::kOneMessageMaxBytes)) return 0;
+  if (!tuw::tree::OneMessageCall(blocks.data(), p, choices->params.one_message_max_bytes)) {
+    return 0;
+  }
   const std::int64_t size_class = tuw::tree::ShapeBlockBytes(blocks);
   const auto key = std::make_tuple(p, size_class, radix, root);
   const auto it = choices->chosen.find(key);
@@ -287,10 +289,23 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
       return false;
     }
   }
+  // The largest small call of the run's build (older files: 256 KiB, the limit until the record).
+  long long small_call_max_bytes = 256 * 1024;
+  if (meta.count("tuwcoll_small_call_max_bytes")) {
+    const std::string why = irr::cli::ParseInt(meta["tuwcoll_small_call_max_bytes"], 1, LLONG_MAX,
+                                               &small_call_max_bytes);
+    if (!why.empty()) {
+      *error = "--from-results: tuwcoll_small_call_max_bytes: " + why +
+               " (the largest TUWk_Scatterv call sent in one message a child)";
+      return false;
+    }
+  }
+  loggp.one_message_max_bytes = small_call_max_bytes;
   SmallCallChoices step_choices;
   step_choices.params = by_size
                             ? costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node))
                             : costs.radix_costs.Params(static_cast<int>(ranks_per_node));
+  step_choices.params.one_message_max_bytes = small_call_max_bytes;
   step_choices.rule = by_size ? tuw::tree::SmallCallRule::kEqualNodeRangesBySize
                               : tuw::tree::SmallCallRule::kGreedy;
   bool radix_noted = false;

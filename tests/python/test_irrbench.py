@@ -222,6 +222,7 @@ def test_radix_k_runs_record_their_radixes(openmpi, tmp_path):
     meta, rows = irrcsv.read(tmp_path / "k.csv")
     assert meta["tuwcoll_radix"] == "TUWk=3 Binomialk=3 TUWk_init=3"
     assert meta["tuwcoll_scatter_step"].endswith(" model-by-size")
+    assert meta["tuwcoll_small_call_max_bytes"] == str(512 * 1024)  # tree::kOneMessageMaxBytes
     assert {row["status"] for row in rows} == {"ok"}
     r = openmpi.run(2, "--ops", "TUWk_Gatherv", *args, "--out", tmp_path / "bad.csv",
                     env_extra={"TUWCOLL_RADIX": "1"})

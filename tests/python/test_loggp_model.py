@@ -216,3 +216,37 @@ def test_irrmodel_prices_the_step_the_library_chose(tmp_path):
                             capture_output=True, text=True, timeout=300)
     assert result.returncode != 0 and "TUWCOLL_RANKS_PER_NODE: '16x' is not an integer >= 1" in \
         result.stderr, result.stderr
+
+
+def test_irrmodel_prices_the_small_call_limit_the_run_recorded(tmp_path):
+    """A TUWk_Scatterv call is small (one message a child, on the run's small-call tree) up to the
+    limit its build had: irrbench records it (tuwcoll_small_call_max_bytes); files before the
+    record had 256 KiB. At p = 6400, b = 10 Same's call (256 000 bytes and one size) is small
+    under both limits, Random's, Spikes', Decreasing's and Alternating's (a size a rank more)
+    only under 512 KiB, Two blocks' (20 elements) under both."""
+    raw = SIMULATED / "equal-node-ranges" / \
+        "raw-6400-10_4-same-random-spikes-decreasing-alternating-two_blocks-b10.csv"
+    text = raw.read_text()
+    assert "tuwcoll_small_call_max_bytes" not in text
+
+    def loggp(limit):
+        path = tmp_path / f"{limit}.csv"
+        path.write_text(text if limit is None else text.replace(
+            "# warmup=0\n", f"# warmup=0\n# tuwcoll_small_call_max_bytes={limit}\n"))
+        result = subprocess.run([str(BINARY), "--from-results", str(path), "--alpha-beta",
+                                 str(FIT), "--format", "tsv", "--max-mem", "1"],
+                                capture_output=True, text=True, timeout=300)
+        return result, {r["distribution"]: float(r["loggp_us"])
+                        for r in csv.DictReader(io.StringIO(result.stdout), delimiter="\t")}
+
+    recordless, before = loggp(None)
+    assert recordless.returncode == 0, recordless.stderr
+    assert loggp(256 * 1024)[1] == before
+    after = loggp(512 * 1024)[1]
+    for dist in ("same", "two_blocks"):
+        assert after[dist] == before[dist], dist
+    for dist in ("random", "spikes", "decreasing", "alternating"):
+        assert after[dist] != before[dist], dist
+    bad, _ = loggp("lots")
+    assert bad.returncode != 0 and "tuwcoll_small_call_max_bytes: 'lots'" in bad.stderr, \
+        bad.stderr
