@@ -352,7 +352,8 @@ TEST(Sequences, BackToBackCallsAndUserTraffic) {
 // message for an earlier one's. Radixes 2 and 3 give deep trees, so parents change, and so do
 // the greedy trees of a small call (TUWCOLL_SCATTER_STEP: 0 the radix tree, else the step, or
 // the network and node steps of the two-level tree over nodes of TUWCOLL_RANKS_PER_NODE ranks, a
-// last node short where p is not a multiple, also with equal node ranges "eK/N"; empty blocks
+// last node short where p is not a multiple, also with equal node ranges "eK/N" and ranges of
+// equal bytes "bK/N"; empty blocks
 // among them); the results are checked
 // after all calls against the pattern the root sent.
 TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
@@ -364,7 +365,8 @@ TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
   for (const auto& [radix, step, ranks_per_node] :
        {Setting{"2", "0", ""}, Setting{"3", "0", ""}, Setting{"3", "1", ""}, Setting{"3", "2", ""},
         Setting{"2", "5", ""}, Setting{"3", "2/1", "3"}, Setting{"2", "5/2", "2"},
-        Setting{"2", "1/3", "4"}, Setting{"2", "e2/1", "2"}, Setting{"3", "e3/2", "3"}}) {
+        Setting{"2", "1/3", "4"}, Setting{"2", "e2/1", "2"}, Setting{"3", "e3/2", "3"},
+        Setting{"2", "b2/1", "2"}, Setting{"3", "b3/2", "3"}}) {
     setenv("TUWCOLL_RADIX", radix, 1);
     setenv("TUWCOLL_SCATTER_STEP", step, 1);
     setenv("TUWCOLL_RANKS_PER_NODE", ranks_per_node, 1);

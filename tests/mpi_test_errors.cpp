@@ -104,10 +104,11 @@ TEST_F(Errors, BadScatterStepSettingEverywhere) {
   const ScopedEnvironment ranks_per_node("TUWCOLL_RANKS_PER_NODE");
   ExpectSmallScatterSettingRejected(setting, {"-1", "65", "five", "3x", "1e2", "4/2"});
   ranks_per_node.Set("1");  // one rank a node: no second level
-  ExpectSmallScatterSettingRejected(setting, {"4/2", "e4/2"});
+  ExpectSmallScatterSettingRejected(setting, {"4/2", "e4/2", "b4/2"});
   ranks_per_node.Set("2");
-  ExpectSmallScatterSettingRejected(setting, {"4/", "/2", "4/0", "0/2", "4/65", "4/2/1", "4 /2",
-                                              "e/2", "e0/2", "e65/2", "ee4/2", "x4/2", "4/e2"});
+  ExpectSmallScatterSettingRejected(
+      setting, {"4/", "/2", "4/0", "0/2", "4/65", "4/2/1", "4 /2", "e/2", "e0/2", "e65/2", "ee4/2",
+                "x4/2", "4/e2", "b0/2", "be4/2", "4/b2"});
   int two_level = -1, by_model = -1;
   setting.Set("4/2");
   EXPECT_EQ(TuwkScatterError(), MPI_SUCCESS);
@@ -118,6 +119,10 @@ TEST_F(Errors, BadScatterStepSettingEverywhere) {
   EXPECT_EQ(TuwkScatterError(), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &two_level, &by_model), MPI_SUCCESS);
   EXPECT_EQ(two_level, 4 + 128 * 2 + 16384 * 2 + (1 << 30));
+  setting.Set("b4/2");  // cut at equal bytes: 2^29 more
+  EXPECT_EQ(TuwkScatterError(), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Scatter_step(comm_, 0, &two_level, &by_model), MPI_SUCCESS);
+  EXPECT_EQ(two_level, 4 + 128 * 2 + 16384 * 2 + (1 << 30) + (1 << 29));
   ranks_per_node.Unset();
   int step = -1;
   for (const char* good : {"0", "1", "4", "64"}) {

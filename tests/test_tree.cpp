@@ -460,6 +460,42 @@ TEST(GreedyTree, EqualNodeRangesByHand) {
   EXPECT_FALSE(ShapeOfCode(-code, &decoded));
 }
 
+// Equal node ranges cut at equal bytes, by hand: 2 ranks a node, at most 3 parts, node step 1,
+// n = 16, root 0. Ranks 2, 3 (node 1) hold 30 bytes each, every other rank 5: the other nodes'
+// bytes in order are 60, 10, 10, 10, 10, 10, 10 (120; a part's share 40): node 1 alone reaches
+// 40, nodes 2 and 3 bring the sum to 80, nodes 4 ... 7 are the rest: [2, 3], [4, 7], [8, 15]
+// (equal counts: [2, 7], [8, 11], [12, 15]); rank 8 splits nodes 5 ... 7 one a part. Nodes 3 ...
+// 7 empty (60, 10, then zeros: shares of 23.3): [2, 3], [4, 5], and the last part takes all the
+// empty rest, [6, 15]. No bytes at all: the equal counts.
+TEST(GreedyTree, EqualByteRangesByHand) {
+  GreedyShape shape;
+  shape.step = 3;
+  shape.node_step = 1;
+  shape.ranks_per_node = 2;
+  shape.equal_node_ranges = true;
+  shape.by_bytes = true;
+  const int code = ShapeCode(shape);
+  using R = std::vector<std::pair<int, int>>;
+  const auto ranges = ChildRangesSentFirstFirst;
+  std::vector<std::int64_t> bytes(16, 5);
+  bytes[2] = bytes[3] = 30;
+  const Tree a = BuildGreedyTree(bytes, 0, code);
+  EXPECT_EQ(ranges(a, 0), (R{{2, 3}, {4, 7}, {8, 15}, {1, 1}}));
+  EXPECT_EQ(ranges(a, 8), (R{{10, 11}, {12, 13}, {14, 15}, {9, 9}}));
+  for (int r = 6; r < 16; ++r) bytes[r] = 0;
+  EXPECT_EQ(ranges(BuildGreedyTree(bytes, 0, code), 0), (R{{2, 3}, {4, 5}, {6, 15}, {1, 1}}));
+  const std::vector<std::int64_t> none(16, 0);
+  shape.by_bytes = false;
+  EXPECT_EQ(ranges(BuildGreedyTree(none, 0, code), 0),
+            ranges(BuildGreedyTree(none, 0, ShapeCode(shape)), 0));
+  // The flag survives its code; without equal ranges it is no shape's.
+  GreedyShape decoded;
+  ASSERT_TRUE(ShapeOfCode(code, &decoded));
+  EXPECT_TRUE(decoded.equal_node_ranges && decoded.by_bytes);
+  EXPECT_EQ(code, ShapeCode(shape) | 1 << 29);
+  EXPECT_FALSE(ShapeOfCode((ShapeCode(shape) & ~(1 << 30)) | 1 << 29, &decoded));
+}
+
 // Every node: its rank and its children's ranges tile its range, each child's node holds the
 // edge's range, every process is reached by T (+1 at the top, where a range may be split), every
 // node is GreedyNodeOf's, and a child's subtree is the greedy tree of its range alone (what a
@@ -532,19 +568,25 @@ TEST(GreedyTree, TwoLevelsTileWholeNodesAndFromTheRangeAlone) {
     std::vector<std::int64_t> bytes(n);
     for (auto& b : bytes) b = std::uniform_int_distribution<int>(0, 9)(gen);
     for (int per : {2, 3, 4, 16}) {
-      for (const auto& [step, node_step, equal] :
-           {std::tuple{1, 1, false}, std::tuple{3, 2, false}, std::tuple{9, 4, false},
-            std::tuple{3, 2, true}, std::tuple{32, 4, true}}) {
+      for (const auto& [step, node_step, equal, by_bytes] :
+           {std::tuple{1, 1, false, false}, std::tuple{3, 2, false, false},
+            std::tuple{9, 4, false, false}, std::tuple{3, 2, true, false},
+            std::tuple{32, 4, true, false}, std::tuple{3, 2, true, true},
+            std::tuple{32, 4, true, true}}) {
         GreedyShape shape;
         shape.step = step;
         shape.node_step = node_step;
         shape.ranks_per_node = per;
         shape.equal_node_ranges = equal;
+        shape.by_bytes = by_bytes;
         const int code = ShapeCode(shape);
         for (int root : {-1, 0, n / 2, n - 1}) {
           SCOPED_TRACE("n " + std::to_string(n) + " per " + std::to_string(per) + " steps " +
-                       (equal ? "e" : "") + std::to_string(step) + "/" + std::to_string(node_step) +
-                       " root " + std::to_string(root));
+                       (by_bytes ? "b"
+                        : equal  ? "e"
+                                 : "") +
+                       std::to_string(step) + "/" + std::to_string(node_step) + " root " +
+                       std::to_string(root));
           const Tree t = BuildGreedyTree(bytes, root, code);
           int placed = 0;
           for (const NodeView& v : t.nodes) {

@@ -81,7 +81,8 @@ int TUWk_Radix_init(MPI_Comm comm, int *radix);
  * message per child, tree::OneMessageCall): *step = the LogP-greedy tree's step (0: the radix
  * tree), or for the two-level tree that TUWCOLL_SCATTER_STEP=S/N names (network step S, node step
  * N, over nodes of TUWCOLL_RANKS_PER_NODE = R ranks) S + 128 N + 16384 R, and 2^30 more where
- * TUWCOLL_SCATTER_STEP=eS/N splits the network into at most S equal node ranges; *by_model = 1
+ * TUWCOLL_SCATTER_STEP=eS/N splits the network into at most S equal node ranges (2^30 + 2^29
+ * where bS/N cuts them at equal bytes, as the model's choice does); *by_model = 1
  * where the LogGP model chose it, for 4-byte blocks (larger calls may take another tree, equal
  * node ranges or the radix tree: the model decides per size class; with TUWCOLL_RANKS_PER_NODE
  * the choice depends on the root), 0 where

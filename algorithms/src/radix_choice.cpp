@@ -130,9 +130,10 @@ int ScatterStepSetting(int* step) {
   if (slash == std::string::npos) {
     if (WholeNumber(setting, 0, tree::kMaxGreedyStep, step)) return MPI_SUCCESS;
   } else {  // network/node: the two-level greedy tree over TUWCOLL_RANKS_PER_NODE's nodes;
-            // eK/node: the network split into K equal node ranges
+            // eK/node: the network split into K equal node ranges, bK/node: of equal bytes
     tree::GreedyShape shape;
-    shape.equal_node_ranges = setting[0] == 'e';
+    shape.equal_node_ranges = setting[0] == 'e' || setting[0] == 'b';
+    shape.by_bytes = setting[0] == 'b';
     const std::size_t from = shape.equal_node_ranges ? 1 : 0;
     int ranks_per_node = 0;
     if (WholeNumber(setting.substr(from, slash - from), 1, tree::kMaxGreedyStep, &shape.step) &&
@@ -157,7 +158,7 @@ int ScatterStepSetting(int* step) {
                "libtuwcoll: TUWCOLL_SCATTER_STEP=%s is not a whole number from 0 (the radix "
                "tree) to %d (the greedy tree's step), nor two such steps 'network/node' from 1 "
                "(the two-level greedy tree), the network one with an 'e' for equal node ranges "
-               "(e.g. e32/4)\n",
+               "or a 'b' for node ranges of equal bytes (e.g. e32/4, b32/4)\n",
                text, tree::kMaxGreedyStep);
   return MPI_ERR_ARG;
 }

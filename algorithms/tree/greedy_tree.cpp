@@ -27,13 +27,36 @@ GreedyShape CheckedShape(int code) {
 
 // f(x), the most ranks a subtree holds with x steps left, for one step: computed once for a
 // whole tree (every node's counts read it), grown as far as the largest range asks. With
-// `equal`, the counts are instead at most `step` equal parts (GreedyShape::equal_node_ranges).
+// `equal`, the counts are instead at most `step` equal parts (GreedyShape::equal_node_ranges),
+// of equal bytes where ChildCounts is given the units' bytes (GreedyShape::by_bytes).
 class SubtreeLimits {
  public:
   explicit SubtreeLimits(int step, bool equal = false) : step_(step), equal_(equal) {}
-  // The number of ranks of each child of the sender of a range of n ranks, into *counts.
-  void ChildCounts(int n, std::vector<int>* counts) {
+  // The number of ranks of each child of the sender of a range of n ranks, into *counts; with
+  // `bytes` (equal parts only), the n - 1 units after the sender in the order they are handed
+  // out, cut where each part's bytes reach an equal share (at least one unit a part).
+  void ChildCounts(int n, std::vector<int>* counts,
+                   const std::vector<std::int64_t>* bytes = nullptr) {
     counts->clear();
+    if (equal_ && bytes != nullptr && n > 1) {
+      const std::int64_t others = n - 1, parts = std::min<std::int64_t>(step_, others);
+      std::int64_t total = 0;
+      for (std::int64_t b : *bytes) total += b;
+      if (total > 0) {
+        std::int64_t at = 0, sum = 0;  // units handed out, their bytes
+        for (std::int64_t i = 0; i < parts; ++i) {
+          // Enough units for (i + 1) / parts of the bytes, leaving one for each later part;
+          // the last part takes the rest.
+          const std::int64_t last = others - (parts - 1 - i);
+          std::int64_t end = i + 1 == parts ? others : at + 1;
+          if (i + 1 < parts) sum += (*bytes)[at];
+          while (end < last && sum * parts < total * (i + 1)) sum += (*bytes)[end++];
+          counts->push_back(static_cast<int>(end - at));
+          at = end;
+        }
+        return;
+      }
+    }
     if (equal_) {
       const std::int64_t others = n - 1, parts = std::min<std::int64_t>(step_, others);
       for (std::int64_t i = parts - 1; i >= 0; --i) {  // the larger parts first
@@ -68,10 +91,11 @@ class SubtreeLimits {
 // The ranges [first, last] of the children of `sender`, which holds [lo, hi]; the first sent
 // first. Below the top sender == lo; at the top the ranges wrap round past hi to lo.
 std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender, SubtreeLimits* limits,
-                                             std::vector<int>* counts) {
+                                             std::vector<int>* counts,
+                                             const std::vector<std::int64_t>* bytes = nullptr) {
   std::vector<std::pair<int, int>> ranges;
   int at = sender + 1;
-  limits->ChildCounts(hi - lo + 1, counts);
+  limits->ChildCounts(hi - lo + 1, counts, bytes);
   for (int count : *counts) {
     if (at > hi) at = lo;
     const int room = (at > sender ? hi : sender - 1) - at + 1;
@@ -87,12 +111,13 @@ std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender, Subtree
 }
 
 // A shape's child ranges, its limits kept for a whole tree. Ranks are relative to the range
-// being built, whose first rank is `first` in the communicator.
+// being built, whose first rank is `first` in the communicator; prefix: its byte prefix sums.
 class Splitter {
  public:
-  Splitter(const GreedyShape& shape, int first)
+  Splitter(const GreedyShape& shape, int first, const std::vector<std::int64_t>& prefix)
       : shape_(shape),
         first_(first),
+        prefix_(prefix),
         network_(shape.step, shape.equal_node_ranges),
         node_(shape.node_step > 0 ? shape.node_step : 1) {}
   std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender) {
@@ -107,8 +132,16 @@ class Splitter {
           static_cast<int>(std::max<std::int64_t>(lo, a * per - first_)),
           static_cast<int>(std::min<std::int64_t>(hi, (b + 1) * per - first_ - 1)));
     };
+    const std::vector<std::int64_t>* node_bytes = nullptr;
+    if (shape_.by_bytes) {  // the other nodes' bytes within [lo, hi], in the order handed out
+      node_bytes_.clear();
+      for (int v = own + 1; v <= last_node; ++v) node_bytes_.push_back(BytesOf(ranks_of(v, v)));
+      for (int v = first_node; v < own; ++v) node_bytes_.push_back(BytesOf(ranks_of(v, v)));
+      node_bytes = &node_bytes_;
+    }
     std::vector<std::pair<int, int>> ranges;
-    for (const auto& [a, b] : tree::ChildRanges(first_node, last_node, own, &network_, &counts_)) {
+    for (const auto& [a, b] :
+         tree::ChildRanges(first_node, last_node, own, &network_, &counts_, node_bytes)) {
       ranges.push_back(ranks_of(a, b));
     }
     const auto [own_lo, own_hi] = ranks_of(own, own);
@@ -119,10 +152,15 @@ class Splitter {
   }
 
  private:
+  std::int64_t BytesOf(std::pair<int, int> range) const {
+    return prefix_[range.second + 1] - prefix_[range.first];
+  }
   GreedyShape shape_;
   int first_;
+  const std::vector<std::int64_t>& prefix_;
   SubtreeLimits network_, node_;
   std::vector<int> counts_;
+  std::vector<std::int64_t> node_bytes_;
 };
 
 // The node of `sender` holding [lo, hi] with these children's ranges (prefix: byte prefix sums).
@@ -171,18 +209,22 @@ std::vector<int> GreedyChildCounts(int n, int step) {
 }
 
 constexpr int kEqualNodeRangesBit = 1 << 30;
+constexpr int kByBytesBit = 1 << 29;
 
 int ShapeCode(const GreedyShape& shape) {
   if (!shape.TwoLevel()) return shape.step;
   return shape.step | shape.node_step << 7 | shape.ranks_per_node << 14 |
-         (shape.equal_node_ranges ? kEqualNodeRangesBit : 0);
+         (shape.equal_node_ranges ? kEqualNodeRangesBit : 0) |
+         (shape.equal_node_ranges && shape.by_bytes ? kByBytesBit : 0);
 }
 
 bool ShapeOfCode(int code, GreedyShape* shape) {
   const auto step_ok = [](int s) { return s >= 1 && s <= kMaxGreedyStep; };
   GreedyShape s;
   s.equal_node_ranges = (code & kEqualNodeRangesBit) != 0;
-  code &= ~kEqualNodeRangesBit;
+  s.by_bytes = (code & kByBytesBit) != 0;
+  if (s.by_bytes && !s.equal_node_ranges) return false;  // bytes cut equal ranges only
+  code &= ~(kEqualNodeRangesBit | kByBytesBit);
   s.step = code & 127;
   s.node_step = (code >> 7) & 127;
   s.ranks_per_node = code >> 14;
@@ -201,9 +243,9 @@ bool ShapeOfCode(int code, GreedyShape* shape) {
 NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, int shape, int rank,
                       int first) {
   CheckTree(n, fixed_root);
-  Splitter splitter(CheckedShape(shape), first);
   if (rank < 0 || rank >= n) throw std::invalid_argument("GreedyNodeOf: rank out of range");
   const std::vector<std::int64_t> prefix = Prefix(block_bytes, n);
+  Splitter splitter(CheckedShape(shape), first, prefix);
   int lo = 0, hi = n - 1, sender = fixed_root < 0 ? 0 : fixed_root;
   int parent = -1, parent_level = -1;
   for (;;) {
@@ -226,8 +268,8 @@ NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, in
 Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int shape) {
   const int n = static_cast<int>(block_bytes.size());
   CheckTree(n, root);
-  Splitter splitter(CheckedShape(shape), 0);
   const std::vector<std::int64_t> prefix = Prefix(block_bytes.data(), n);
+  Splitter splitter(CheckedShape(shape), 0, prefix);
   Tree tree;
   tree.root = root < 0 ? 0 : root;
   tree.nodes.resize(n);

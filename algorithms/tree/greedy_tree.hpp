@@ -26,7 +26,7 @@ namespace tuw::tree {
 // Steps from 1 to this (larger would be a chain of processes each serving one child).
 constexpr int kMaxGreedyStep = 64;
 // The most ranks a node a two-level shape is built for (larger: one level).
-constexpr int kMaxShapeRanksPerNode = (1 << 16) - 1;
+constexpr int kMaxShapeRanksPerNode = (1 << 15) - 1;
 
 // A greedy tree's shape. One level: every range is split by `step`. Two levels (node_step > 0,
 // ranks_per_node > 1; nodes are consecutive ranks from rank 0): a range over several nodes is
@@ -45,12 +45,17 @@ struct GreedyShape {
   int node_step = 0;
   int ranks_per_node = 1;
   bool equal_node_ranges = false;
+  // With equal_node_ranges: the ranges' cuts at equal bytes (whole nodes, each range at least
+  // one), not equal node counts; about the same ranges for equal blocks. An irregular call's equal
+  // node counts carry unequal bytes (simulated p = 6400, b = 10, Spikes: 140.4 us against the
+  // LogP bound's 103.1; results/simulated/equal-node-ranges).
+  bool by_bytes = false;
   bool TwoLevel() const { return node_step > 0 && ranks_per_node > 1; }
 };
 // The shape as one int (TUWk_Scatterv's message headers and settings name the tree with it):
 // step alone for one level (1 ... kMaxGreedyStep), step | node_step << 7 | ranks_per_node << 14
-// for two, | 1 << 30 with equal_node_ranges. ShapeOfCode is false for an int that is no shape's
-// code.
+// for two, | 1 << 30 with equal_node_ranges, | 1 << 29 more with by_bytes (ranks_per_node below
+// 2^15). ShapeOfCode is false for an int that is no shape's code.
 int ShapeCode(const GreedyShape& shape);
 bool ShapeOfCode(int code, GreedyShape* shape);
 

@@ -645,8 +645,11 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
     choice = greedy(blocks, code) < radix_tree_time() ? code : 0;
   }
   if (!equal_ranges) return choice;
-  // Equal node ranges at this size, against the choice at this size.
+  // Equal node ranges at this size, against the choice at this size: cut at equal bytes, which
+  // for the uniform blocks priced here are about equal node counts, and for an irregular call
+  // keep its messages alike.
   shape.equal_node_ranges = true;
+  shape.by_bytes = true;
   shape.step = best_of(2, std::min(kMaxGreedyStep, nodes - 1), varying(&GreedyShape::step), blocks);
   const double choice_time = choice > 0 ? greedy(blocks, choice) : radix_tree_time();
   return greedy(blocks, ShapeCode(shape)) < choice_time ? ShapeCode(shape) : choice;
