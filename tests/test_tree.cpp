@@ -426,12 +426,19 @@ TEST(GreedyTree, TwoLevelsByHand) {
 // [8, 11], [12, 15], then its node's [1, 1]; rank 2 holds nodes 1 ... 3: two parts of one node,
 // [4, 5], [6, 7], then [3, 3]. Root 6 (node 3): the parts start after its node and wrap, the one
 // that crosses the end split in two: nodes 4 ... 6, then 7 and 0 (two children), then 1 ... 2.
-TEST(GreedyTree, EqualNodeRangesByHand) {
+// The by-hand trees' shape: 2 ranks a node, at most 3 network parts, node step 1.
+GreedyShape ThreeEqualParts(bool by_bytes) {
   GreedyShape shape;
   shape.step = 3;
   shape.node_step = 1;
   shape.ranks_per_node = 2;
   shape.equal_node_ranges = true;
+  shape.by_bytes = by_bytes;
+  return shape;
+}
+
+TEST(GreedyTree, EqualNodeRangesByHand) {
+  GreedyShape shape = ThreeEqualParts(false);
   const int code = ShapeCode(shape);
   using R = std::vector<std::pair<int, int>>;
   const auto ranges = ChildRangesSentFirstFirst;
@@ -461,29 +468,26 @@ TEST(GreedyTree, EqualNodeRangesByHand) {
 }
 
 // Equal node ranges cut at equal bytes, by hand: 2 ranks a node, at most 3 parts, node step 1,
-// n = 16, root 0. Ranks 2, 3 (node 1) hold 30 bytes each, every other rank 5: the other nodes'
-// bytes in order are 60, 10, 10, 10, 10, 10, 10 (120; a part's share 40): node 1 alone reaches
-// 40, nodes 2 and 3 bring the sum to 80, nodes 4 ... 7 are the rest: [2, 3], [4, 7], [8, 15]
-// (equal counts: [2, 7], [8, 11], [12, 15]); rank 8 splits nodes 5 ... 7 one a part. Nodes 3 ...
-// 7 empty (60, 10, then zeros: shares of 23.3): [2, 3], [4, 5], and the last part takes all the
-// empty rest, [6, 15]. No bytes at all: the equal counts.
+// n = 16, root 0. A node weighs its bytes and the mean node's. Ranks 2, 3 (node 1) hold 60 bytes
+// each, every other rank 5: the other nodes' bytes in order are 120, 10, 10, 10, 10, 10, 10 (180,
+// mean 25: weights 145, 35, ..., 355 in all, a part's share 118.3): node 1 alone reaches it,
+// nodes 2 ... 4 bring the sum to 250 (>= 236.7), nodes 5 ... 7 are the rest: [2, 3], [4, 9],
+// [10, 15] (equal counts: [2, 7], [8, 11], [12, 15]); rank 4 splits nodes 3 and 4 one a part.
+// Nodes 3 ... 7 empty (120, 10, zeros: mean 18, weights 138, 28, 18, ...; shares of 85.3): [2, 3],
+// nodes 2 and 3 (184 >= 170.7), the rest: the empty nodes shared, not all in one part. No bytes
+// at all: the equal counts.
 TEST(GreedyTree, EqualByteRangesByHand) {
-  GreedyShape shape;
-  shape.step = 3;
-  shape.node_step = 1;
-  shape.ranks_per_node = 2;
-  shape.equal_node_ranges = true;
-  shape.by_bytes = true;
+  GreedyShape shape = ThreeEqualParts(true);
   const int code = ShapeCode(shape);
   using R = std::vector<std::pair<int, int>>;
   const auto ranges = ChildRangesSentFirstFirst;
   std::vector<std::int64_t> bytes(16, 5);
-  bytes[2] = bytes[3] = 30;
+  bytes[2] = bytes[3] = 60;
   const Tree a = BuildGreedyTree(bytes, 0, code);
-  EXPECT_EQ(ranges(a, 0), (R{{2, 3}, {4, 7}, {8, 15}, {1, 1}}));
-  EXPECT_EQ(ranges(a, 8), (R{{10, 11}, {12, 13}, {14, 15}, {9, 9}}));
+  EXPECT_EQ(ranges(a, 0), (R{{2, 3}, {4, 9}, {10, 15}, {1, 1}}));
+  EXPECT_EQ(ranges(a, 4), (R{{6, 7}, {8, 9}, {5, 5}}));
   for (int r = 6; r < 16; ++r) bytes[r] = 0;
-  EXPECT_EQ(ranges(BuildGreedyTree(bytes, 0, code), 0), (R{{2, 3}, {4, 5}, {6, 15}, {1, 1}}));
+  EXPECT_EQ(ranges(BuildGreedyTree(bytes, 0, code), 0), (R{{2, 3}, {4, 7}, {8, 15}, {1, 1}}));
   const std::vector<std::int64_t> none(16, 0);
   shape.by_bytes = false;
   EXPECT_EQ(ranges(BuildGreedyTree(none, 0, code), 0),

@@ -45,8 +45,9 @@ struct GreedyShape {
   int node_step = 0;
   int ranks_per_node = 1;
   bool equal_node_ranges = false;
-  // With equal_node_ranges: the ranges' cuts at equal bytes (whole nodes, each range at least
-  // one), not equal node counts; about the same ranges for equal blocks. An irregular call's equal
+  // With equal_node_ranges: the ranges' cuts at equal weight, a node weighing its bytes and the
+  // mean node's (whole nodes, each range at least one), not equal node counts; about the same
+  // ranges for equal blocks. An irregular call's equal
   // node counts carry unequal bytes (simulated p = 6400, b = 10, Spikes: 140.4 us against the
   // LogP bound's 103.1; results/simulated/equal-node-ranges).
   bool by_bytes = false;
