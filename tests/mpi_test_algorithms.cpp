@@ -353,7 +353,8 @@ TEST(Sequences, BackToBackCallsAndUserTraffic) {
 // the greedy trees of a small call (TUWCOLL_SCATTER_STEP: 0 the radix tree, else the step, or
 // the network and node steps of the two-level tree over nodes of TUWCOLL_RANKS_PER_NODE ranks, a
 // last node short where p is not a multiple, also with equal node ranges "eK/N" and ranges of
-// equal bytes "bK/N"; empty blocks
+// equal bytes "bK/N", the large block enough for two parts of tree::kByteCutMinPartBytes; empty
+// blocks
 // among them); the results are checked
 // after all calls against the pattern the root sent.
 TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
@@ -374,7 +375,7 @@ TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
     for (int i = 0; i < kCalls; ++i) {
       const int root = (i * 7) % p;
       std::vector<int> counts(p, 1 + i % 3);
-      counts[(i * 3 + 1) % p] = 50 + i;
+      counts[(i * 3 + 1) % p] = 2100 + i;  // 8.4 KB: "bK/N" cuts two parts by bytes
       if (i % 4 == 0) counts[(i * 5 + 2) % p] = 0;
       int extent = 0;
       const std::vector<int> displs = ContiguousDisplacements(counts, &extent);

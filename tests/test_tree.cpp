@@ -468,30 +468,33 @@ TEST(GreedyTree, EqualNodeRangesByHand) {
 }
 
 // Equal node ranges cut at equal bytes, by hand: 2 ranks a node, at most 3 parts, node step 1,
-// n = 16, root 0. A node weighs its bytes and the mean node's. Ranks 2, 3 (node 1) hold 60 bytes
-// each, every other rank 5: the other nodes' bytes in order are 120, 10, 10, 10, 10, 10, 10 (180,
-// mean 25: weights 145, 35, ..., 355 in all, a part's share 118.3): node 1 alone reaches it,
-// nodes 2 ... 4 bring the sum to 250 (>= 236.7), nodes 5 ... 7 are the rest: [2, 3], [4, 9],
-// [10, 15] (equal counts: [2, 7], [8, 11], [12, 15]); rank 4 splits nodes 3 and 4 one a part.
-// Nodes 3 ... 7 empty (120, 10, zeros: mean 18, weights 138, 28, 18, ...; shares of 85.3): [2, 3],
-// nodes 2 and 3 (184 >= 170.7), the rest: the empty nodes shared, not all in one part. No bytes
-// at all: the equal counts.
+// n = 16, root 0. Ranks 2, 3 (node 1) hold 30 000 bytes each, every other rank 5000: the other
+// nodes' bytes in order are 60 000, then 10 000 six times (120 000: at least 3 parts of
+// kByteCutMinPartBytes; a part's share 40 000): node 1 alone reaches it, nodes 2 and 3 bring the
+// sum to 80 000, nodes 4 ... 7 are the rest: [2, 3], [4, 7], [8, 15] (equal counts: [2, 7],
+// [8, 11], [12, 15]); rank 8 splits nodes 5 ... 7 one a part. Nodes 3 ... 7 empty (shares of
+// 23 333): [2, 3], [4, 5], and the last part takes the empty rest, [6, 15]. A thousandth of those
+// bytes (parts below kByteCutMinPartBytes), or none: the equal counts.
 TEST(GreedyTree, EqualByteRangesByHand) {
   GreedyShape shape = ThreeEqualParts(true);
   const int code = ShapeCode(shape);
   using R = std::vector<std::pair<int, int>>;
   const auto ranges = ChildRangesSentFirstFirst;
-  std::vector<std::int64_t> bytes(16, 5);
-  bytes[2] = bytes[3] = 60;
+  std::vector<std::int64_t> bytes(16, 5000);
+  bytes[2] = bytes[3] = 30000;
   const Tree a = BuildGreedyTree(bytes, 0, code);
-  EXPECT_EQ(ranges(a, 0), (R{{2, 3}, {4, 9}, {10, 15}, {1, 1}}));
-  EXPECT_EQ(ranges(a, 4), (R{{6, 7}, {8, 9}, {5, 5}}));
+  EXPECT_EQ(ranges(a, 0), (R{{2, 3}, {4, 7}, {8, 15}, {1, 1}}));
+  EXPECT_EQ(ranges(a, 8), (R{{10, 11}, {12, 13}, {14, 15}, {9, 9}}));
+  std::vector<std::int64_t> thousandth(16);
+  for (int r = 0; r < 16; ++r) thousandth[r] = bytes[r] / 1000;
   for (int r = 6; r < 16; ++r) bytes[r] = 0;
-  EXPECT_EQ(ranges(BuildGreedyTree(bytes, 0, code), 0), (R{{2, 3}, {4, 7}, {8, 15}, {1, 1}}));
+  EXPECT_EQ(ranges(BuildGreedyTree(bytes, 0, code), 0), (R{{2, 3}, {4, 5}, {6, 15}, {1, 1}}));
   const std::vector<std::int64_t> none(16, 0);
   shape.by_bytes = false;
-  EXPECT_EQ(ranges(BuildGreedyTree(none, 0, code), 0),
-            ranges(BuildGreedyTree(none, 0, ShapeCode(shape)), 0));
+  for (const auto& small : {thousandth, none}) {
+    EXPECT_EQ(ranges(BuildGreedyTree(small, 0, code), 0),
+              ranges(BuildGreedyTree(small, 0, ShapeCode(shape)), 0));
+  }
   // The flag survives its code; without equal ranges it is no shape's.
   GreedyShape decoded;
   ASSERT_TRUE(ShapeOfCode(code, &decoded));
@@ -569,8 +572,8 @@ TEST(GreedyTree, TilesItsRangesInTimeAndFromTheRangeAlone) {
 TEST(GreedyTree, TwoLevelsTileWholeNodesAndFromTheRangeAlone) {
   std::mt19937 gen(11);
   for (int n : {2, 3, 7, 16, 33, 64, 100, 560}) {
-    std::vector<std::int64_t> bytes(n);
-    for (auto& b : bytes) b = std::uniform_int_distribution<int>(0, 9)(gen);
+    std::vector<std::int64_t> bytes(n);  // KB-sized: byte cuts (kByteCutMinPartBytes) happen
+    for (auto& b : bytes) b = 1000 * std::uniform_int_distribution<int>(0, 9)(gen);
     for (int per : {2, 3, 4, 16}) {
       for (const auto& [step, node_step, equal, by_bytes] :
            {std::tuple{1, 1, false, false}, std::tuple{3, 2, false, false},

@@ -34,7 +34,8 @@ class SubtreeLimits {
   explicit SubtreeLimits(int step, bool equal = false) : step_(step), equal_(equal) {}
   // The number of ranks of each child of the sender of a range of n ranks, into *counts; with
   // `bytes` (equal parts only), the n - 1 units after the sender in the order they are handed
-  // out, cut where each part's bytes reach an equal share (at least one unit a part).
+  // out, cut where each part's bytes reach an equal share (at least one unit a part) where the
+  // parts hold kByteCutMinPartBytes on average; else the equal counts.
   void ChildCounts(int n, std::vector<int>* counts,
                    const std::vector<std::int64_t>* bytes = nullptr) {
     counts->clear();
@@ -42,21 +43,15 @@ class SubtreeLimits {
       const std::int64_t others = n - 1, parts = std::min<std::int64_t>(step_, others);
       std::int64_t total = 0;
       for (std::int64_t b : *bytes) total += b;
-      if (total > 0) {
-        // A unit weighs its bytes and the mean unit's: a message costs its latency as well as
-        // its bytes, and without the mean the empty units of a call with its bytes in a few
-        // (Two blocks) fall to one part (simulated p = 560, b = 10: 14.1 -> 19.5 us).
-        const std::int64_t mean = total / others;
-        const auto weight = [&](std::int64_t unit) { return (*bytes)[unit] + mean; };
-        const std::int64_t weights = total + others * mean;
-        std::int64_t at = 0, sum = 0;  // units handed out, their weight
+      if (total >= parts * kByteCutMinPartBytes) {
+        std::int64_t at = 0, sum = 0;  // units handed out, their bytes
         for (std::int64_t i = 0; i < parts; ++i) {
-          // Enough units for (i + 1) / parts of the weight, leaving one for each later part;
+          // Enough units for (i + 1) / parts of the bytes, leaving one for each later part;
           // the last part takes the rest.
           const std::int64_t last = others - (parts - 1 - i);
           std::int64_t end = i + 1 == parts ? others : at + 1;
-          if (i + 1 < parts) sum += weight(at);
-          while (end < last && sum * parts < weights * (i + 1)) sum += weight(end++);
+          if (i + 1 < parts) sum += (*bytes)[at];
+          while (end < last && sum * parts < total * (i + 1)) sum += (*bytes)[end++];
           counts->push_back(static_cast<int>(end - at));
           at = end;
         }

@@ -25,6 +25,13 @@ namespace tuw::tree {
 
 // Steps from 1 to this (larger would be a chain of processes each serving one child).
 constexpr int kMaxGreedyStep = 64;
+// A by_bytes cut's least mean part: there a part's bytes cost more than a message's latency
+// (the QDR-class fit's L / G: 2.04 us / 3.7e-4 us a byte = 5.5 KB). Simulated with the model's
+// choice, equal bytes against equal counts: p = 6400, b = 10 (parts of 8.6 KB) Random, Spikes,
+// Decreasing 109.9, 128.5, 111.6 us against 117.2, 140.4, 152.0; p = 560, b = 10 (1.9 KB)
+// 25.8, 28.5, 26.5 against 26.7, 27.1, 27.6 and Two blocks 19.5 against 14.1 (its bytes in two
+// nodes put all the empty ones in one part); b = 1 (below 1.4 KB) alike or worse.
+constexpr std::int64_t kByteCutMinPartBytes = 4096;
 // The most ranks a node a two-level shape is built for (larger: one level).
 constexpr int kMaxShapeRanksPerNode = (1 << 15) - 1;
 
@@ -45,9 +52,9 @@ struct GreedyShape {
   int node_step = 0;
   int ranks_per_node = 1;
   bool equal_node_ranges = false;
-  // With equal_node_ranges: the ranges' cuts at equal weight, a node weighing its bytes and the
-  // mean node's (whole nodes, each range at least one), not equal node counts; about the same
-  // ranges for equal blocks. An irregular call's equal
+  // With equal_node_ranges: the ranges' cuts at equal bytes (whole nodes, each range at least
+  // one, the last the rest), not equal node counts, where the parts would hold at least
+  // kByteCutMinPartBytes on average; smaller parts are cut by counts. An irregular call's equal
   // node counts carry unequal bytes (simulated p = 6400, b = 10, Spikes: 140.4 us against the
   // LogP bound's 103.1; results/simulated/equal-node-ranges).
   bool by_bytes = false;
