@@ -120,6 +120,14 @@ TEST(LogGP, RootPlannedScatterByHand) {
   EXPECT_EQ(ShapeBlockBytes({1, 2, 3, 4}), 2);
   EXPECT_EQ(ShapeBlockBytes({5, 5, 6}), 4);
   EXPECT_EQ(ShapeBlockBytes({0, 0}), 0);
+  // The rule by size rounds to two significant bits (a half octave), the greedy rule's to one.
+  EXPECT_EQ(ShapeBlockBytes({400, 400}), 384);
+  EXPECT_EQ(ShapeBlockBytes({400, 400}, SmallCallRule::kGreedy), 256);
+  EXPECT_EQ(ShapeBlockBytes({40, 40}), 32);
+  EXPECT_EQ(ShapeBlockBytes({48, 50}), 48);
+  EXPECT_EQ(ShapeBlockBytes({3, 3}), 3);
+  EXPECT_EQ(ShapeBlockBytes({3, 3}, SmallCallRule::kGreedy), 2);
+  EXPECT_EQ(ShapeBlockBytes({1, 1}), 1);
   EXPECT_EQ(SmallScatterShape(4, 1 << 20, 2, params), 0);
   EXPECT_EQ(ModelRadix(ModelTree::kRootPlanned, 560, RadixCosts{}.Params()),
             ModelRadix(ModelTree::kAdaptive, 560, RadixCosts{}.Params()));

@@ -577,14 +577,19 @@ LogGPParams RadixCosts::SmallCallParams(int ranks_per_node) const {
   return params;
 }
 
-std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes) {
+std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes, SmallCallRule rule) {
   std::int64_t total = 0;
   for (std::int64_t b : block_bytes) total += b;
   const std::int64_t mean =
       block_bytes.empty() ? 0 : total / static_cast<std::int64_t>(block_bytes.size());
   std::int64_t rounded = 1;
   while (rounded * 2 <= mean) rounded *= 2;
-  return mean == 0 ? 0 : rounded;
+  if (mean == 0) return 0;
+  // Two significant bits: the power of two and its half where the mean holds both.
+  if (rule != SmallCallRule::kGreedy && rounded >= 2 && mean >= rounded + rounded / 2) {
+    return rounded + rounded / 2;
+  }
+  return rounded;
 }
 
 int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,

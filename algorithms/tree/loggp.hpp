@@ -150,9 +150,22 @@ struct RadixCosts {
 // 1 ... 16 (the hop over the send step is about 9 on the QDR-class fit): steps chosen per size
 // measured worse, not better (radix-560-scatter's platform, b = 10: the model's 11 30.6 us, its
 // 9 28.1, the radix tree 28.1; docs/irrmodel.md). ShapeBlockBytes is the block size
-// a call is judged by: its mean rounded down to a power of two (0 for none), so that a process
-// computes the choice once per p and size class, and the rounded call is small when the call is.
-std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes);
+// a call is judged by: its mean rounded down (0 for none; as the rule below says), so that a
+// process computes the choice once per p and size class, and the rounded call is small when the
+// call is. SmallCallRule::kEqualNodeRangesBySize (libtuwcoll's rule): where params has two levels
+// and the call spans at least three nodes, that choice is then held, at the call's own block size,
+// against the trees of equal node ranges (GreedyShape::equal_node_ranges; the node step the
+// two-level greedy tree's, K the best of 2 ... 64 at this size), and the fastest is taken: the
+// bandwidth-bound small calls want few messages of like size (scatter-6400-floor: p = 6400,
+// b = 10, e32/4 95.5 us against 10/4's 158.7). kGreedy: the rule before (irrmodel prices the
+// runs recorded with it, irrbench's "S model"). The rule's size class (ShapeBlockBytes) is the
+// mean block rounded down to two significant bits (32, 48, 64, 96, ...), kGreedy's to a power of
+// two: a p = 560, b = 100 call (400-byte blocks) priced as 256 took 17 ranges (messages of 8 KB
+// there, 12.8 KB in the call, past SimGrid's 9376-byte step: 128.7 us), priced as 384 it takes
+// 34 (6.4 KB: 74.0 us; TUW_Scatterv 144.5).
+enum class SmallCallRule { kGreedy, kEqualNodeRangesBySize };
+std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes,
+                             SmallCallRule rule = SmallCallRule::kEqualNodeRangesBySize);
 // From `root` (0 by default): where params has two levels the root matters, since the greedy
 // tree's top ranges fall on other nodes from different roots. Where the call spans at least
 // kTwoLevelMinNodes nodes (TwoLevelSmallScatter), the tree is the two-level greedy tree
@@ -160,15 +173,6 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes);
 // its network step the best of 1 ... 16 at that node step; a shape code then, not a step, for
 // every small call (not held against the radix tree, which the model, without the shared link,
 // prices faster at p = 6400, b = 10: the simulation measured it 11 % slower).
-//
-// SmallCallRule::kEqualNodeRangesBySize (libtuwcoll's rule): where params has two levels and the
-// call spans at least three nodes, that choice is then held, at the call's own block size,
-// against the trees of equal node ranges (GreedyShape::equal_node_ranges; the node step the
-// two-level greedy tree's, K the best of 2 ... 64 at this size), and the fastest is taken: the
-// bandwidth-bound small calls want few messages of like size (scatter-6400-floor: p = 6400,
-// b = 10, e32/4 95.5 us against 10/4's 158.7). kGreedy: the rule before (irrmodel prices the
-// runs recorded with it, irrbench's "S model").
-enum class SmallCallRule { kGreedy, kEqualNodeRangesBySize };
 int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,
                       int root = 0, SmallCallRule rule = SmallCallRule::kEqualNodeRangesBySize);
 // Two levels of the small call's greedy tree from this many nodes on. The model gives each

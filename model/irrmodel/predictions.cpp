@@ -84,7 +84,7 @@ int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
   if (!tuw::tree::OneMessageCall(blocks.data(), p, choices->params.one_message_max_bytes)) {
     return 0;
   }
-  const std::int64_t size_class = tuw::tree::ShapeBlockBytes(blocks);
+  const std::int64_t size_class = tuw::tree::ShapeBlockBytes(blocks, choices->rule);
   const auto key = std::make_tuple(p, size_class, radix, root);
   const auto it = choices->chosen.find(key);
   if (it != choices->chosen.end()) return it->second;
