@@ -657,7 +657,9 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
   shape.by_bytes = true;
   shape.step = best_of(2, std::min(kMaxGreedyStep, nodes - 1), varying(&GreedyShape::step), blocks);
   const double choice_time = choice > 0 ? greedy(blocks, choice) : radix_tree_time();
-  return greedy(blocks, ShapeCode(shape)) < choice_time ? ShapeCode(shape) : choice;
+  return greedy(blocks, ShapeCode(shape)) < (1 - kEqualRangesMinGain) * choice_time
+             ? ShapeCode(shape)
+             : choice;
 }
 
 bool TwoLevelSmallScatter(int p, const LogGPParams& params) {

@@ -164,6 +164,12 @@ struct RadixCosts {
 // there, 12.8 KB in the call, past SimGrid's 9376-byte step: 128.7 us), priced as 384 it takes
 // 34 (6.4 KB: 74.0 us; TUW_Scatterv 144.5).
 enum class SmallCallRule { kGreedy, kEqualNodeRangesBySize };
+// The least modelled gain for which the rule leaves the greedy choice for equal ranges: the
+// model's error on the latency-bound trees (measured / LogGP 1.20-1.54) exceeds the margins there.
+// Simulated p = 560, b = 1, Random (mean 6 bytes): b8/4 modelled 1.5 % faster than step 5 and
+// measured 11 % slower (16.95 against 15.21 us); the gains taken elsewhere model 16 % (p = 6400,
+// b = 1) to 44 % (p = 560, b = 100).
+constexpr double kEqualRangesMinGain = 0.10;
 std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes,
                              SmallCallRule rule = SmallCallRule::kEqualNodeRangesBySize);
 // From `root` (0 by default): where params has two levels the root matters, since the greedy
