@@ -634,11 +634,8 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
   if (TwoLevelSmallScatter(p, params) || equal_ranges) {
     shape.node_step = best_of(1, 8, varying(&GreedyShape::node_step), latency_bound);
   }
-  const auto radix_tree_time = [&] {
-    return Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, root, radix), false, false, radix,
-                 params, RootPlanned);
-  };
   int choice = 0;
+  double choice_time = -1;  // the choice's at this size, where already priced
   if (TwoLevelSmallScatter(p, params)) {
     // Not held against the radix tree: the model, without the node's shared link, prices it
     // faster at p = 6400, b = 10, where the simulation measured the two-level tree 11 % faster.
@@ -647,7 +644,11 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
   } else {
     const int code = best_of(
         1, 16, [](int s) { return s; }, latency_bound);
-    choice = greedy(blocks, code) < radix_tree_time() ? code : 0;
+    const double code_time = greedy(blocks, code);
+    const double radix_time = Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, root, radix),
+                                    false, false, radix, params, RootPlanned);
+    choice = code_time < radix_time ? code : 0;
+    choice_time = std::min(code_time, radix_time);
   }
   if (!equal_ranges) return choice;
   // Equal node ranges at this size, against the choice at this size: cut at equal bytes, which
@@ -656,7 +657,7 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
   shape.equal_node_ranges = true;
   shape.by_bytes = true;
   shape.step = best_of(2, std::min(kMaxGreedyStep, nodes - 1), varying(&GreedyShape::step), blocks);
-  const double choice_time = choice > 0 ? greedy(blocks, choice) : radix_tree_time();
+  if (choice_time < 0) choice_time = greedy(blocks, choice);  // the two-level tree's
   return greedy(blocks, ShapeCode(shape)) < (1 - kEqualRangesMinGain) * choice_time
              ? ShapeCode(shape)
              : choice;

@@ -144,16 +144,14 @@ bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::st
     *error = "--alpha-beta: " + *error;
     return false;
   }
-  costs->measured = costs->radix_costs.one_way;
-  costs->measured_local = costs->radix_costs.one_way_local;
   costs->has_loggp = fit.has_loggp;
   if (fit.has_loggp) {
     costs->loggp = tuw::tree::LogGPFromLinear(
         fit.alpha_us, fit.beta_us_per_byte, fit.has_local ? fit.alpha_local_us : fit.alpha_us,
         fit.has_local ? fit.beta_local_us_per_byte : fit.beta_us_per_byte, 1, fit.overhead_us,
         fit.gap_us);
-    costs->loggp.network.one_way = costs->measured;
-    costs->loggp.node.one_way = costs->measured_local;
+    costs->loggp.network.one_way = costs->radix_costs.one_way;
+    costs->loggp.node.one_way = costs->radix_costs.one_way_local;
   }
   return true;
 }
@@ -202,13 +200,13 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     const int end = k + 1 < node_starts.size() ? std::min(node_starts[k + 1], file_p) : file_p;
     node_first.resize(end, node_starts[k]);
   }
-  if (options.measured && costs.measured.empty()) {
+  if (options.measured && costs.radix_costs.one_way.empty()) {
     *error =
         "--measured-costs: the fit file has fewer than two point= lines (irrfit writes one per "
         "measured message size)";
     return false;
   }
-  if (options.measured && options.two_level && costs.measured_local.empty()) {
+  if (options.measured && options.two_level && costs.radix_costs.one_way_local.empty()) {
     *error =
         "--measured-costs --two-level: the fit file's point= lines have no fifth column, the "
         "one-way time inside a node (irrfit writes it with alpha_local_us)";
@@ -229,10 +227,11 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   // The trees' prices other than the line: two levels, or one level with measured costs
   // (every rank its own node, node_first filled per p).
   tuw::tree::TwoLevelCosts two_level{c, costs.local, node_first};
-  tuw::tree::TwoLevelCosts one_level_measured{c, c, {}, costs.measured, costs.measured};
+  tuw::tree::TwoLevelCosts one_level_measured{
+      c, c, {}, costs.radix_costs.one_way, costs.radix_costs.one_way};
   if (options.measured) {
-    two_level.network_measured = costs.measured;
-    two_level.local_measured = costs.measured_local;
+    two_level.network_measured = costs.radix_costs.one_way;
+    two_level.local_measured = costs.radix_costs.one_way_local;
   }
   // LogGP: the run's nodes where they are equal blocks of ranks (else one level), and the
   // radix a -k tree ran with where the run set one.
@@ -389,8 +388,8 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
                  : executed.optimal ? "optimal"
                                     : "optimal-adaptive";
     }
-    row.construction_us =
-        tuw::tree::CeilLog2(mc.p) * (row.measured ? costs.measured.Comm(32) : c.Comm(32));
+    row.construction_us = tuw::tree::CeilLog2(mc.p) *
+                          (row.measured ? costs.radix_costs.one_way.Comm(32) : c.Comm(32));
     row.loggp_us = row.logp_bound_us = kNaN;
     if (costs.has_loggp) {
       // A persistent TUW op runs the tree its init built: the data without the construction.

@@ -54,15 +54,14 @@ struct PredictOptions {
 
 // A fit's costs, per byte, in microseconds: across nodes (alpha, beta; gamma the root's copy)
 // and, where irrfit measured them, inside a node (shared memory).
-// The measured one-way times of its point lines (empty where fewer than two sizes were
-// measured, or none inside a node).
 struct FitCosts {
   CostParams per_byte;
   bool has_local = false;
   CostParams local;
-  MeasuredCurve measured, measured_local;
-  // LogGP (fit.txt's overhead_us and gap_us): the radix-choice costs libtuwcoll uses, and the
-  // model's parameters (one level; Predict sets the nodes per file).
+  // LogGP (fit.txt's overhead_us and gap_us): the radix-choice costs libtuwcoll uses, with the
+  // measured one-way times of the point lines (radix_costs.one_way, one_way_local: empty where
+  // fewer than two sizes were measured, or none inside a node), and the model's parameters (one
+  // level; Predict sets the nodes per file).
   bool has_loggp = false;
   tuw::tree::RadixCosts radix_costs;
   tuw::tree::LogGPParams loggp;
