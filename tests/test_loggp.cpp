@@ -264,6 +264,19 @@ TEST(LogGP, LowerBoundByHand) {
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 0, 0, 4}, 0, 2, params), 12);
 }
 
+// With a measured curve the root's link moves bytes at the curve's least steady slope, not at
+// one message's time for all of them: one-way 12 + 0.1 per byte up to 300 bytes, a protocol
+// switch, then 0.04 per byte from 400 on (a simulator's faster mid-size messages). Three blocks
+// of 1000 bytes: 2o + L + 3000 * 0.04 = 132, where the curve's one message of 3000 bytes takes
+// 12 + 30 + 0.5 + 0.04 * 2600 (= 146.5): a tree of 1000-byte messages may beat that.
+TEST(LogGP, LowerBoundOnAMeasuredCurve) {
+  LogGPParams params = Params(10, 1, 0);
+  params.network.one_way =
+      MeasuredCurve({100, 200, 300, 400, 500, 600, 700}, {22, 32, 42, 42.5, 46.5, 50.5, 54.5});
+  EXPECT_DOUBLE_EQ(params.Wire(params.network, 3000), 146.5 - 12);
+  EXPECT_DOUBLE_EQ(LogPLowerBound({0, 1000, 1000, 1000}, 0, params, params.network), 132);
+}
+
 // Bandwidth-bound: with a large block per process every radix moves the same bytes through the
 // root's link, so the radix matters little; latency-bound, fewer rounds win.
 TEST(LogGP, RadixMattersWhereLatencyDominates) {

@@ -218,6 +218,17 @@ TEST(HandComputed, MeasuredCurveInterpolates) {
   EXPECT_THROW(irr::model::MeasuredCurve({4, 8}, {1}), std::invalid_argument);
 }
 
+// A protocol switch at 300-400 units drops the time: the segment across it has slope 0.005, the
+// steady stretches 0.1 (100-300) and 0.04 (400-700). Without two agreeing segments: the least
+// positive slope (0.125 of 0.125, 0.1875), and 0 where no slope is positive.
+TEST(HandComputed, LeastSteadySlopeSkipsAProtocolSwitch) {
+  const irr::model::MeasuredCurve curve({100, 200, 300, 400, 500, 600, 700},
+                                        {10, 20, 30, 30.5, 34.5, 38.5, 42.5});
+  EXPECT_DOUBLE_EQ(curve.LeastSteadySlope(), 0.04);
+  EXPECT_DOUBLE_EQ(irr::model::MeasuredCurve({4, 8, 16}, {2, 2.5, 4}).LeastSteadySlope(), 0.125);
+  EXPECT_DOUBLE_EQ(irr::model::MeasuredCurve({4, 8}, {5, 1}).LeastSteadySlope(), 0);
+}
+
 TEST(HandComputed, MeasuredCostsOnFourProcessors) {
   // Blocks of 4 units, gamma 0.25 (a copy: 1); root 0 copies, receives 1, then 2, which has
   // copied and received 3. Across nodes the curve above (4 units: 2, 8 units: 2.5).

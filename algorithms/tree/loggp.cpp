@@ -478,6 +478,12 @@ double LogGPParams::Wire(const LogGPLevel& level, std::int64_t bytes) const {
   return std::max(0.0, one_way - level.latency_us - 2 * overhead_us);
 }
 
+double LogGPParams::LeastWire(const LogGPLevel& level, std::int64_t bytes) const {
+  const double per_byte =
+      level.one_way.empty() ? level.us_per_byte : level.one_way.LeastSteadySlope();
+  return static_cast<double>(bytes) * per_byte;
+}
+
 LogGPParams LogGPFromLinear(double alpha_us, double beta_us_per_byte, double alpha_local_us,
                             double beta_local_us_per_byte, int ranks_per_node, double overhead_us,
                             double burst_us) {
@@ -704,12 +710,12 @@ double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
   }
   double link = 0;
   if (off_node > 0) {
-    link =
-        2 * params.overhead_us + params.network.latency_us + params.Wire(params.network, off_node);
+    link = 2 * params.overhead_us + params.network.latency_us +
+           params.LeastWire(params.network, off_node);
   }
   if (on_node > 0) {
-    link = std::max(
-        link, 2 * params.overhead_us + params.node.latency_us + params.Wire(params.node, on_node));
+    link = std::max(link, 2 * params.overhead_us + params.node.latency_us +
+                              params.LeastWire(params.node, on_node));
   }
   return std::max(informed_last, link);
 }

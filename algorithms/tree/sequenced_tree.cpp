@@ -1,6 +1,8 @@
 #include "sequenced_tree.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -107,6 +109,22 @@ double MeasuredCurve::Comm(double units) const {
       std::upper_bound(units_.begin(), units_.end(), units) - units_.begin(), 1, units_.size() - 1);
   const double slope = (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
   return std::max(0.0, times_[k - 1] + slope * (units - units_[k - 1]));
+}
+
+double MeasuredCurve::LeastSteadySlope() const {
+  const auto slope = [this](std::size_t k) {
+    return (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
+  };
+  double steady = std::numeric_limits<double>::infinity();
+  double positive = steady;
+  for (std::size_t k = 1; k < units_.size(); ++k) {
+    if (slope(k) > 0) positive = std::min(positive, slope(k));
+    if (k >= 2 && slope(k) > 0 && std::abs(slope(k) - slope(k - 1)) <= 0.01 * slope(k)) {
+      steady = std::min(steady, slope(k));
+    }
+  }
+  if (std::isfinite(steady)) return steady;
+  return std::isfinite(positive) ? positive : 0;
 }
 
 double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,

@@ -63,6 +63,11 @@ class MeasuredCurve {
   MeasuredCurve(std::vector<double> units, std::vector<double> times);
   bool empty() const { return units_.empty(); }
   double Comm(double units) const;
+  // The least time per unit the curve shows where it is steady: the smallest slope of two
+  // consecutive segments that agree within 1 %. A segment alone may straddle a protocol switch
+  // whose drop in time makes its slope small or negative; none steady: the smallest positive
+  // slope, none positive: 0. A lower bound's time per unit (tree::LogPLowerBound).
+  double LeastSteadySlope() const;
 
  private:
   std::vector<double> units_, times_;
