@@ -24,6 +24,11 @@
 //          its node by the greedy node step SHAPE; evenK_Jb the same with 4-byte messages;
 //          evenK_0 TABLE: below the root, a range of n nodes in the number of parts TABLE's line
 //          "n parts" gives (flows.py --table).
+//   tailK_J_T_W: evenK_J with the last T nodes of the root's last range each a range of its own,
+//          sent after the others, and the root's sends synchronous (MPI_Issend: SMPI detaches an
+//          MPI_Isend below 64 KiB, which completes at once), at most W of them in flight (W = 0:
+//          MPI_Isend, all at once): the deep ranges served first, one after the other, so that
+//          their subtrees run while the root still sends, and the last ranges short.
 // Also `mpi-bcast`: MPI_Bcast of 4 bytes (SMPI's algorithm, --cfg=smpi/bcast).
 // The time of a repetition: MPI_Barrier, then each rank's own time to its end; the largest. Also
 // how much earlier than the root the earliest and the latest rank left the barrier (SimGrid's
@@ -104,7 +109,7 @@ tuw::tree::NodeView TopRangesNodeOf(const std::vector<std::int64_t>& blocks, int
 // in proportion to their number.
 tuw::tree::NodeView EvenNodeOf(const std::vector<std::int64_t>& blocks, int root, int per_node,
                                int node_step, int top_k, int k, int rank,
-                               const std::vector<int>* k_of_nodes = nullptr) {
+                               const std::vector<int>* k_of_nodes = nullptr, int tail = 0) {
   const int p = static_cast<int>(blocks.size());
   if (per_node < 1 || p % per_node != 0 || top_k < 1 || k < 1) {
     throw std::invalid_argument("evenK_J: 16 ranks a node divide p, K, J >= 1");
@@ -124,6 +129,15 @@ tuw::tree::NodeView EvenNodeOf(const std::vector<std::int64_t>& blocks, int root
     for (const auto& r : ranges) total += r.second - r.first + 1;
     // each range gets parts in proportion to its nodes (at least one if it has any)
     int given = 0;
+    // tail: at the root, the last `tail` nodes of its last range each a range of their own
+    std::vector<std::pair<int, int>> singles;
+    if (sender_node == root / per_node && tail > 0) {
+      auto& last = ranges.back();
+      if (last.second - last.first + 1 <= tail) throw std::invalid_argument("tail too long");
+      for (int t = last.second - tail + 1; t <= last.second; ++t) singles.push_back({t, t});
+      last.second -= tail;
+      total -= tail;
+    }
     for (std::size_t i = 0; i < ranges.size(); ++i) {
       const long n = ranges[i].second - ranges[i].first + 1;
       int share = i + 1 == ranges.size()
@@ -137,6 +151,8 @@ tuw::tree::NodeView EvenNodeOf(const std::vector<std::int64_t>& blocks, int root
         if (lo <= hi) pieces.push_back({lo, hi});
       }
     }
+    const std::size_t equal_pieces = pieces.size();
+    pieces.insert(pieces.end(), singles.begin(), singles.end());
     if (my_node == sender_node) {
       // my node: its greedy node tree rooted at its first rank
       const int lo = sender_node * per_node;
@@ -148,9 +164,11 @@ tuw::tree::NodeView EvenNodeOf(const std::vector<std::int64_t>& blocks, int root
       } else {
         view.parent = parent_rank;
         // the network children are sent first: the last in NodeView's order
-        std::sort(pieces.begin(), pieces.end(), [](const auto& x, const auto& y) {
+        // the tail's singles sent last (NodeView's first), then the rest smallest last
+        std::sort(pieces.begin(), pieces.begin() + equal_pieces, [](const auto& x, const auto& y) {
           return x.second - x.first < y.second - y.first;
         });
+        std::rotate(pieces.begin(), pieces.begin() + equal_pieces, pieces.end());
         for (const auto& [lo_node, hi_node] : pieces) {
           tuw::tree::ChildEdge e;
           e.child = e.lo = lo_node * per_node;  // (my node's sender: the root on its node)
@@ -160,6 +178,7 @@ tuw::tree::NodeView EvenNodeOf(const std::vector<std::int64_t>& blocks, int root
         }
         view.bytes = node_bytes;
         for (const auto& r : ranges) view.bytes += node_bytes * (r.second - r.first + 1);
+        view.bytes += node_bytes * static_cast<std::int64_t>(singles.size());
       }
       return view;
     }
@@ -190,7 +209,7 @@ int main(int argc, char** argv) {
     if (rank == 0) {
       std::fprintf(stderr,
                    "usage: probe bcast|data|root|fifo|topkK|ackJ|rootackJ|pieceS|rrpieceS|"
-                   "evenK_J[b]|evenK_0|mpi-bcast SHAPE B NREP [TABLE]\n");
+                   "evenK_J[b]|evenK_0|tailK_J_T_W|mpi-bcast SHAPE B NREP [TABLE]\n");
     }
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
@@ -202,7 +221,13 @@ int main(int argc, char** argv) {
   const bool acked = mode.rfind("ack", 0) == 0 || mode.rfind("rootack", 0) == 0;
   const bool root_only_ack = mode.rfind("rootack", 0) == 0;
   const int ack_first = acked ? std::atoi(mode.c_str() + (root_only_ack ? 7 : 3)) : 0;
-  const bool even = mode.rfind("even", 0) == 0;
+  const bool tailed = mode.rfind("tail", 0) == 0;  // tailK_J_T_W
+  int tail = 0, window = 0, tail_k = 0, tail_j = 0;
+  if (tailed &&
+      std::sscanf(mode.c_str(), "tail%d_%d_%d_%d", &tail_k, &tail_j, &tail, &window) != 4) {
+    tail_k = 0;  // rejected below with the other bad modes
+  }
+  const bool even = mode.rfind("even", 0) == 0 || tailed;
   const bool round_robin = mode.rfind("rrpiece", 0) == 0;
   const bool pieces = round_robin || mode.rfind("piece", 0) == 0;
   const long piece_bytes = pieces ? std::atol(mode.c_str() + (round_robin ? 7 : 5)) : 0;
@@ -211,7 +236,8 @@ int main(int argc, char** argv) {
                      mode == "mpi-bcast";
   tuw::tree::NodeView node;
   try {
-    if (!known || b < 1 || nrep < 1 || (acked && ack_first < 1)) {
+    if (!known || b < 1 || nrep < 1 || (acked && ack_first < 1) ||
+        (tailed && (tail_k < 1 || tail_j < 1 || tail < 0 || window < 0))) {
       throw std::invalid_argument("bad MODE (its J, K or S >= 1), B or NREP");
     }
     if (even) {  // evenK_J, SHAPE the node step, 16 ranks a node
@@ -228,9 +254,13 @@ int main(int argc, char** argv) {
         }
         std::fclose(f);
       }
-      node = EvenNodeOf(blocks, root, 16, shape, top_k,
-                        under ? std::max(1, std::atoi(under + 1)) : top_k, rank,
-                        table.empty() ? nullptr : &table);
+      if (tailed) {
+        node = EvenNodeOf(blocks, root, 16, shape, tail_k, tail_j, rank, nullptr, tail);
+      } else {
+        node = EvenNodeOf(blocks, root, 16, shape, top_k,
+                          under ? std::max(1, std::atoi(under + 1)) : top_k, rank,
+                          table.empty() ? nullptr : &table);
+      }
     } else if (top_ranges) {
       node = TopRangesNodeOf(blocks, root, shape, std::atoi(mode.c_str() + 4), rank);
     } else if (mode != "mpi-bcast") {
@@ -332,8 +362,17 @@ int main(int argc, char** argv) {
           requests[n - 1 - c] = MPI_REQUEST_NULL;
           continue;
         }
-        MPI_Isend(buffer.data(), data ? static_cast<int>(child.bytes) : 4, MPI_CHAR, child.child, 0,
-                  MPI_COMM_WORLD, &requests[n - 1 - c]);
+        const int index = n - 1 - c;
+        if (window > 0 && rank == root && index >= window) {
+          MPI_Wait(&requests[index - window], MPI_STATUS_IGNORE);
+        }
+        if (window > 0 && rank == root) {  // completes when delivered (SMPI detaches Isend)
+          MPI_Issend(buffer.data(), static_cast<int>(child.bytes), MPI_CHAR, child.child, 0,
+                     MPI_COMM_WORLD, &requests[index]);
+        } else {
+          MPI_Isend(buffer.data(), data ? static_cast<int>(child.bytes) : 4, MPI_CHAR, child.child,
+                    0, MPI_COMM_WORLD, &requests[n - 1 - c]);
+        }
         if (parent_waits && n - 1 - c < ack_first) {
           MPI_Recv(nullptr, 0, MPI_CHAR, child.child, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }

@@ -50,6 +50,11 @@ for b in 1 10; do for mode in even6_6 even12_4; do add 560 $mode 4 $b; done; don
 for mode in even4_4 even8_4; do add 560 $mode 4 10; done
 add 6400 even4_0 4 1 "$WORK/table1"
 add 6400 even39_0 4 10 "$WORK/table10"
+# the root's sends one after the other, W in flight, the last T nodes short ranges (2026-11-28)
+for mode in tail32_4_0_0 tail32_4_0_2 tail32_4_0_4 tail32_4_0_8 tail32_4_16_4 tail32_4_16_6 \
+  tail32_4_16_8 tail32_4_32_8; do
+  add 6400 $mode 4 10
+done
 mapfile -t CONFIG < <(scripts/simulate --print-config)  # every simulation's calibration
 run() {  # run INDEX P MODE SHAPE B [TABLE]: the job's two lines into $WORK/INDEX
   local index=$1 p=$2 platform hosts lines
