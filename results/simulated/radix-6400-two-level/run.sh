@@ -7,7 +7,8 @@
 # the library's choice), DISTS irrbench's --dists, B its --b (default 1). From the repository root after scripts/build
 # smpi and scripts/build-smpi-waitany-fix; writes raw-P-STEP-DISTS.csv here (/ and , as _ and -), or
 # in RUN_DIR; OPS: irrbench --ops (default TUWk_Scatterv); FIT: the fit file the library chooses
-# with (default below); NREP, WARMUP: irrbench's (default 1 and 0).
+# with (default below); NREP, WARMUP: irrbench's (default 1 and 0); SYNC: irrbench's --sync
+# (default barrier; window: a common start, the file named -window, WARMUP at least 1).
 set -euo pipefail
 DIR=${RUN_DIR:-results/simulated/radix-6400-two-level}  # RUN_DIR: another results directory
 USAGE="usage: run.sh 6400|3200|1600|1120|800|560q|560 STEP|model DISTS [B]"
@@ -41,4 +42,5 @@ smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix
   -platform "$PWD/harness/platforms/$PLATFORM" -hostfile "$PWD/$HOSTS" \
   "${CONFIG[@]}" --log=root.thres:warning build/smpi/harness/irrbench \
   --ops "${OPS:-TUWk_Scatterv}" --dists "$DISTS" --b "$B" --nrep "${NREP:-1}" --warmup "${WARMUP:-0}" --launch 1 \
-  --out "$DIR/raw-$P-${STEP//\//_}-${DISTS//,/-}$([ "$B" = 1 ] || echo "-b$B").csv"
+  --sync "${SYNC:-barrier}" \
+  --out "$DIR/raw-$P-${STEP//\//_}-${DISTS//,/-}$([ "$B" = 1 ] || echo "-b$B")$([ "${SYNC:-barrier}" = barrier ] || echo "-$SYNC").csv"
