@@ -115,18 +115,26 @@ TEST(LogGP, RootPlannedScatterByHand) {
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kPlanned, same, 0, 2, params), 24);
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, same, 0, 2, params), 14);
   EXPECT_THROW(GatherTime(ModelTree::kRootPlanned, same, 0, 2, params), std::invalid_argument);
-  // A call is judged by its mean block rounded down to a power of two; a call too large for one
-  // message keeps the radix tree.
+  // A call is judged by its mean block rounded down to three significant bits (the coarse rule
+  // to two, the greedy rule to a power of two); a call too large for one message keeps the radix
+  // tree. By hand: 403 = 0b110010011 -> 0b110000000 = 384, 0b100000000 = 256 of one bit.
   EXPECT_EQ(ShapeBlockBytes({1, 2, 3, 4}), 2);
-  EXPECT_EQ(ShapeBlockBytes({5, 5, 6}), 4);
+  EXPECT_EQ(ShapeBlockBytes({5, 5, 6}), 5);
+  EXPECT_EQ(ShapeBlockBytes({5, 5, 6}, SmallCallRule::kEqualNodeRangesByCoarseSize), 4);
   EXPECT_EQ(ShapeBlockBytes({0, 0}), 0);
-  // The rule by size rounds to two significant bits (a half octave), the greedy rule's to one.
-  EXPECT_EQ(ShapeBlockBytes({400, 400}), 384);
-  EXPECT_EQ(ShapeBlockBytes({400, 400}, SmallCallRule::kGreedy), 256);
-  EXPECT_EQ(ShapeBlockBytes({40, 40}), 32);
+  EXPECT_EQ(ShapeBlockBytes({400, 406}), 384);
+  EXPECT_EQ(ShapeBlockBytes({400, 406}, SmallCallRule::kEqualNodeRangesByCoarseSize), 384);
+  EXPECT_EQ(ShapeBlockBytes({400, 406}, SmallCallRule::kGreedy), 256);
+  EXPECT_EQ(ShapeBlockBytes({378, 378}), 320);  // 0b101111010
+  EXPECT_EQ(ShapeBlockBytes({378, 378}, SmallCallRule::kEqualNodeRangesByCoarseSize), 256);
+  EXPECT_EQ(ShapeBlockBytes({40, 40}), 40);  // 0b101000
+  EXPECT_EQ(ShapeBlockBytes({40, 40}, SmallCallRule::kEqualNodeRangesByCoarseSize), 32);
+  EXPECT_EQ(ShapeBlockBytes({47, 47}), 40);  // 0b101111 -> 0b101000
   EXPECT_EQ(ShapeBlockBytes({48, 50}), 48);
   EXPECT_EQ(ShapeBlockBytes({3, 3}), 3);
   EXPECT_EQ(ShapeBlockBytes({3, 3}, SmallCallRule::kGreedy), 2);
+  EXPECT_EQ(ShapeBlockBytes({7, 7}), 7);
+  EXPECT_EQ(ShapeBlockBytes({7, 7}, SmallCallRule::kEqualNodeRangesByCoarseSize), 6);
   EXPECT_EQ(ShapeBlockBytes({1, 1}), 1);
   EXPECT_EQ(SmallScatterShape(4, 1 << 20, 2, params), 0);
   EXPECT_EQ(ModelRadix(ModelTree::kRootPlanned, 560, RadixCosts{}.Params()),

@@ -588,12 +588,16 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes, Small
   for (std::int64_t b : block_bytes) total += b;
   const std::int64_t mean =
       block_bytes.empty() ? 0 : total / static_cast<std::int64_t>(block_bytes.size());
-  std::int64_t rounded = 1;
-  while (rounded * 2 <= mean) rounded *= 2;
   if (mean == 0) return 0;
-  // Two significant bits: the power of two and its half where the mean holds both.
-  if (rule != SmallCallRule::kGreedy && rounded >= 2 && mean >= rounded + rounded / 2) {
-    return rounded + rounded / 2;
+  std::int64_t power = 1;
+  while (power * 2 <= mean) power *= 2;
+  // The mean's leading significant bits: the power of two, then each lower bit the mean holds.
+  const int bits = rule == SmallCallRule::kGreedy                        ? 1
+                   : rule == SmallCallRule::kEqualNodeRangesByCoarseSize ? 2
+                                                                         : 3;
+  std::int64_t rounded = power;
+  for (int bit = 1; bit < bits && (power >> bit) > 0; ++bit) {
+    if (rounded + (power >> bit) <= mean) rounded += power >> bit;
   }
   return rounded;
 }
@@ -635,8 +639,7 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
       return ShapeCode(t);
     };
   };
-  const bool equal_ranges =
-      rule == SmallCallRule::kEqualNodeRangesBySize && two_levels && nodes >= 3;
+  const bool equal_ranges = rule != SmallCallRule::kGreedy && two_levels && nodes >= 3;
   if (TwoLevelSmallScatter(p, params) || equal_ranges) {
     shape.node_step = best_of(1, 8, varying(&GreedyShape::node_step), latency_bound);
   }

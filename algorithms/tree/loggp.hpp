@@ -164,11 +164,15 @@ struct RadixCosts {
 // bandwidth-bound small calls want few messages of like size (scatter-6400-floor: p = 6400,
 // b = 10, e32/4 95.5 us against 10/4's 158.7). kGreedy: the rule before (irrmodel prices the
 // runs recorded with it, irrbench's "S model"). The rule's size class (ShapeBlockBytes) is the
-// mean block rounded down to two significant bits (32, 48, 64, 96, ...), kGreedy's to a power of
-// two: a p = 560, b = 100 call (400-byte blocks) priced as 256 took 17 ranges (messages of 8 KB
-// there, 12.8 KB in the call, past SimGrid's 9376-byte step: 128.7 us), priced as 384 it takes
-// 34 (6.4 KB: 74.0 us; TUW_Scatterv 144.5).
-enum class SmallCallRule { kGreedy, kEqualNodeRangesBySize };
+// mean block rounded down to three significant bits (32, 40, 48, 56, 64, 80, ...), kGreedy's to a
+// power of two: the class's error shifts the ranges' message sizes by as much, and SimGrid's
+// fastest sizes span a factor of 1.6 (5776-9376 bytes). A p = 560, b = 100 call (400-byte
+// blocks) priced as 256 took 17 ranges (messages of 8 KB there, 12.8 KB in the call: 128.7 us),
+// priced as 384 it takes 34 (6.4 KB: 74.0 us; TUW_Scatterv 144.5); Spikes there (mean 403 bytes,
+// 378 of the old rounding) priced as 256 took 17 (122.99 us), as 320 34 (96.94).
+// kEqualNodeRangesByCoarseSize: the same rule on two significant bits (32, 48, 64, 96, ...), the
+// builds from 0a65247 (irrbench's "S model-by-size"; the rule's own record "S model-by-size3").
+enum class SmallCallRule { kGreedy, kEqualNodeRangesByCoarseSize, kEqualNodeRangesBySize };
 // The least modelled gain for which the rule leaves the greedy choice for equal ranges: the
 // model's error on the latency-bound trees (measured / LogGP 1.20-1.54) exceeds the margins there.
 // Simulated p = 560, b = 1, Random (mean 6 bytes): b8/4 modelled 1.5 % faster than step 5 and

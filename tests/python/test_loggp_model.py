@@ -209,6 +209,18 @@ def test_irrmodel_prices_the_step_the_library_chose(tmp_path):
     by_size = loggp(small.replace("5 model\n", "5 model-by-size\n"), "by-size.csv")
     assert by_size_ten["same"] < 0.9 * greedy_ten["same"], (by_size_ten, greedy_ten)
     assert by_size["same"] == as_run["same"]
+    # The rule's record since size classes of three bits ("S model-by-size3") prices Same's
+    # 40-byte blocks as 40 (12 ranges on this fit: b12/4), "model-by-size" as 32 (b8/4); each
+    # as the run forced to that tree. Shape code: K + 128 * 4 + 16384 * 16 + 2^30 + 2^29.
+    def code(ranges):
+        return ranges + 128 * 4 + 16384 * 16 + (1 << 30) + (1 << 29)
+
+    def forced_ten(ranges):
+        return loggp(ten.replace("5 model\n", f"{code(ranges)} TUWCOLL_SCATTER_STEP\n"),
+                     f"b{ranges}.csv")["same"]
+
+    by_size3_ten = loggp(ten.replace("5 model\n", "5 model-by-size3\n"), "by-size3-10.csv")
+    assert by_size3_ten["same"] == forced_ten(12) != forced_ten(8) == by_size_ten["same"]
     # a record the library could not have read is an error naming it, not one rank a node
     bad = tmp_path / "bad.csv"
     bad.write_text(small.replace("TUWCOLL_RANKS_PER_NODE=16", "TUWCOLL_RANKS_PER_NODE=16x"))
