@@ -252,7 +252,8 @@ def test_a_forced_scatter_step_is_priced_as_recorded(tmp_path):
     # 2 sends 3 at 12: 24 (the run records no ranks a node: every hop at the network's costs).
     assert loggp[two_level] == pytest.approx(24)
     for bad in ("9", "x model", "65 TUWCOLL_SCATTER_STEP", "-1 TUWCOLL_SCATTER_STEP",
-                "3 TUWCOLL_RADIX", f"{128 * 2 + 16384 * 2} TUWCOLL_SCATTER_STEP",
+                "3 TUWCOLL_RADIX", "3 model-by-size4",
+                f"{128 * 2 + 16384 * 2} TUWCOLL_SCATTER_STEP",
                 "2147483648 TUWCOLL_SCATTER_STEP"):
         raw = write_raw(tmp_path / "bad.csv", [("TUWk_Scatterv", "same", 1, 4, 4, [20e-6])],
                         meta=[("tuwcoll_scatter_step", bad)])
