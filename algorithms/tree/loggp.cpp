@@ -583,6 +583,26 @@ LogGPParams RadixCosts::SmallCallParams(int ranks_per_node) const {
   return params;
 }
 
+int SizeClassBits(SmallCallRule rule) {
+  switch (rule) {
+    case SmallCallRule::kGreedy:
+      return 1;
+    case SmallCallRule::kEqualNodeRangesByCoarseSize:
+      return 2;
+    case SmallCallRule::kEqualNodeRangesBySize:
+      break;
+  }
+  return 3;
+}
+
+SmallCallRule SmallCallRuleOfSizeClassBits(int bits) {
+  for (SmallCallRule rule :
+       {SmallCallRule::kEqualNodeRangesBySize, SmallCallRule::kEqualNodeRangesByCoarseSize}) {
+    if (bits >= SizeClassBits(rule)) return rule;
+  }
+  return SmallCallRule::kGreedy;
+}
+
 std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes, SmallCallRule rule) {
   std::int64_t total = 0;
   for (std::int64_t b : block_bytes) total += b;
@@ -592,9 +612,7 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes, Small
   std::int64_t power = 1;
   while (power * 2 <= mean) power *= 2;
   // The mean's leading significant bits: the power of two, then each lower bit the mean holds.
-  const int bits = rule == SmallCallRule::kGreedy                        ? 1
-                   : rule == SmallCallRule::kEqualNodeRangesByCoarseSize ? 2
-                                                                         : 3;
+  const int bits = SizeClassBits(rule);
   std::int64_t rounded = power;
   for (int bit = 1; bit < bits && (power >> bit) > 0; ++bit) {
     if (rounded + (power >> bit) <= mean) rounded += power >> bit;

@@ -173,6 +173,10 @@ struct RadixCosts {
 // kEqualNodeRangesByCoarseSize: the same rule on two significant bits (32, 48, 64, 96, ...), the
 // builds from 0a65247 (irrbench's "S model-by-size"; the rule's own record "S model-by-size3").
 enum class SmallCallRule { kGreedy, kEqualNodeRangesByCoarseSize, kEqualNodeRangesBySize };
+// The significant bits of a rule's size class (1, 2, 3), and the rule of a run's recorded bits
+// (irrbench's tuwcoll_scatter_step; 0 or 1: kGreedy, 2: the coarse rule, 3 or more: the rule).
+int SizeClassBits(SmallCallRule rule);
+SmallCallRule SmallCallRuleOfSizeClassBits(int bits);
 // The least modelled gain for which the rule leaves the greedy choice for equal ranges: the
 // model's error on the latency-bound trees (measured / LogGP 1.20-1.54) exceeds the margins there.
 // Simulated p = 560, b = 1, Random (mean 6 bytes): b8/4 modelled 1.5 % faster than step 5 and

@@ -308,10 +308,7 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
                             ? costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node))
                             : costs.radix_costs.Params(static_cast<int>(ranks_per_node));
   step_choices.params.one_message_max_bytes = small_call_max_bytes;
-  step_choices.rule = size_class_bits >= 3 ? tuw::tree::SmallCallRule::kEqualNodeRangesBySize
-                      : size_class_bits == 2
-                          ? tuw::tree::SmallCallRule::kEqualNodeRangesByCoarseSize
-                          : tuw::tree::SmallCallRule::kGreedy;
+  step_choices.rule = tuw::tree::SmallCallRuleOfSizeClassBits(size_class_bits);
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
