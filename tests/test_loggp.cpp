@@ -60,6 +60,40 @@ TEST(LogGP, MatchedMessagesWaitForTheirReceive) {
   EXPECT_EQ(LogGPFromLinear(12, 0, 12, 0, 1, 1, 2).network.latency_us, 10);
 }
 
+// The oblivious gather (Binomial_Gatherv), p = 8, root 0, radix 2: 0 <- {1, 2, 4}, 2 <- 3,
+// 4 <- {5, 6}, 6 <- 7; every rank starts at 0, messages wait for their receive. The leaves send
+// at 0-1. Ranks 2 and 6 probe their one child (there at 1), post, the message arrives at 11,
+// taken 11-12; they send up at 12-13. Rank 4, an inner node, probes 5 (1) and 6 (13) before it
+// posts either receive: both leave at 13, there at 23, taken 23-24, 24-25; it sends up at 25-26.
+// The root posts each receive after its own probe: 1's at 1 (there 11), 2's at 13 (23), 4's at
+// 26 (36), taken 11-12, 23-24, 36-37: 37. Eager, 5's message is there at 11 and rank 4 takes it
+// once it has probed (13-14), 6's at 23-24; the root takes 4's at 35-36: 36.
+TEST(LogGP, ObliviousGatherPostsAfterItsProbes) {
+  LogGPParams params = Params(10, 1, 0);
+  const std::vector<std::int64_t> same(8, 4);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kOblivious, same, 0, 2, params), 36);
+  params.eager_limit_bytes = 0;
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kOblivious, same, 0, 2, params), 37);
+}
+
+// The oblivious scatter (Binomialk_Scatterv), p = 9, root 0, radix 3: 0 -> {1, 2, 3, 6},
+// 3 -> {4, 5}, 6 -> {7, 8}, served from the last; messages wait for their receive. The root
+// sends 6 its sizes at 0-1 (there 11, taken 11-12), its data at 1-2, 3 its sizes at 2-3 (there
+// 13, taken 13-14), its data at 3-4, then 2's and 1's data at 4-5, 5-6. A small message goes out
+// aside, and the data share the link, each leaving when its receive is posted: 6's at 12
+// (there 22, taken 22-23), 3's at 14 (24, taken 24-25), 2's and 1's at 5 and 6. Rank 3 sends
+// 5's and 4's at 25-26, 26-27, there 36 and 37, taken by 38: 38. (With each message holding
+// the root's link until its receive, 3's sizes left only at 12 and its data at 23: 47.)
+// Eager: 6's data is there at 12, taken 12-13; 3's at 14, taken 14-15, sends 15-16, 16-17,
+// taken 26-27, 27-28: 28.
+TEST(LogGP, ObliviousScatterSendsSizesAside) {
+  LogGPParams params = Params(10, 1, 0);
+  const std::vector<std::int64_t> same(9, 4);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kOblivious, same, 0, 3, params), 28);
+  params.eager_limit_bytes = 0;
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kOblivious, same, 0, 3, params), 38);
+}
+
 // p = 4, root 0, Same, 4 bytes.
 // Radix 4: one round. Every rank (each its cube's fixed and gather root) sends its summary to the
 // three others at 0, 1, 2 (arriving at 11, 12, 13 in that order of destinations) and takes three:

@@ -217,8 +217,6 @@ class GatherRun {
   double Done(int v) {
     const NodeView& node = tree_.nodes[v];
     for (const ChildEdge& c : node.children) finished_[c.child] = Done(c.child);
-    // The receives: posted at once when v's data phase starts (Irecv), or one after the other
-    // where v probes each child first (the oblivious tree); taken in arrival order.
     const double start = machine_->Clock(v);
     const std::size_t n = node.children.size();
     messages_.resize(n);
@@ -228,28 +226,35 @@ class GatherRun {
       present_[k] = !(size_known_ && c.bytes == 0);  // no message at all
       if (present_[k]) messages_[k] = machine_->Send(c.child, v, c.bytes, finished_[c.child]);
     }
-    double finished = start;
-    // An oblivious parent probes child after child; each probed message is taken as it is there
-    // (in SimGrid SMPI a probe does not cost its message a latency: its radix sweep, 2 ... 16,
-    // comes within 0.9-1.5x of this at p = 560, and 0.4-1.6x where each probe waited for one).
+    // When each receive is posted: at once when v's data phase starts (Irecv), or where v probes
+    // its children (the oblivious tree; a probe returns once the message is posted, as SimGrid
+    // SMPI finds it in the mailbox, with no latency) the root after each child's probe and an
+    // inner node after all of them (tree_executor.cpp), so a message starts only then.
+    posted_.assign(n, start);
     if (probed_) {
+      double probed = start;
       for (std::size_t k = 0; k < n; ++k) {
-        if (present_[k])
-          finished = machine_->Receive(v, machine_->Arrival(messages_[k], start), finished);
+        if (present_[k]) probed = std::max(probed, messages_[k].sent);
+        posted_[k] = probed;
       }
-      return finished;
+      if (v != tree_.root) std::fill(posted_.begin(), posted_.end(), probed);
     }
-    order_.clear();  // the link takes them in the order they were sent
+    // Taken in arrival order; the link takes them in the order they leave.
+    const double eager_limit = static_cast<double>(machine_->params().eager_limit_bytes);
+    const auto leaves = [&](std::size_t k) {
+      const Message& m = messages_[k];
+      return static_cast<double>(m.bytes) <= eager_limit ? m.sent : std::max(m.sent, posted_[k]);
+    };
+    order_.clear();
     for (std::size_t k = 0; k < n; ++k) {
       if (present_[k]) order_.push_back(k);
     }
-    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
-      return messages_[a].sent < messages_[b].sent;
-    });
-    arrivals_.clear();  // (arrival, time on the wire)
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](std::size_t a, std::size_t b) { return leaves(a) < leaves(b); });
+    arrivals_.clear();  // (arrival, time on the wire, when its receive was posted)
     for (std::size_t k : order_) {
       const Message& m = messages_[k];
-      arrivals_.push_back({machine_->Arrival(m, start), machine_->WireTime(m)});
+      arrivals_.push_back({machine_->Arrival(m, posted_[k]), machine_->WireTime(m), posted_[k]});
     }
     std::sort(arrivals_.begin(), arrivals_.end());
     // Messages that kept v's link busy back to back share it (the network divides a link among
@@ -257,13 +262,14 @@ class GatherRun {
     // A chain of them ends with its last: compare each with its predecessor's own arrival, not
     // with the end it was given.
     own_.resize(arrivals_.size());
-    for (std::size_t i = 0; i < arrivals_.size(); ++i) own_[i] = arrivals_[i].first;
+    for (std::size_t i = 0; i < arrivals_.size(); ++i) own_[i] = arrivals_[i].arrival;
     for (std::size_t i = arrivals_.size(); i-- > 1;) {
       const bool back_to_back =
-          arrivals_[i].second > 0 && std::abs(own_[i] - arrivals_[i].second - own_[i - 1]) < 1e-9;
-      if (back_to_back) arrivals_[i - 1].first = arrivals_[i].first;
+          arrivals_[i].wire > 0 && std::abs(own_[i] - arrivals_[i].wire - own_[i - 1]) < 1e-9;
+      if (back_to_back) arrivals_[i - 1].arrival = arrivals_[i].arrival;
     }
-    for (const auto& a : arrivals_) finished = machine_->Receive(v, a.first, start);
+    double finished = start;
+    for (const Arrived& a : arrivals_) finished = machine_->Receive(v, a.arrival, a.posted);
     return finished;
   }
 
@@ -275,7 +281,14 @@ class GatherRun {
   std::vector<Message> messages_;
   std::vector<char> present_;
   std::vector<std::size_t> order_;
-  std::vector<std::pair<double, double>> arrivals_;
+  std::vector<double> posted_;
+  struct Arrived {
+    double arrival, wire, posted;
+    bool operator<(const Arrived& o) const {
+      return arrival != o.arrival ? arrival < o.arrival : wire < o.wire;
+    }
+  };
+  std::vector<Arrived> arrivals_;
   std::vector<double> own_;
 };
 
@@ -317,8 +330,8 @@ class SharedSends {
   std::vector<double> posted_;
 };
 
-// The scatter's data phase. Without headers (the sizes known everywhere) a parent's sends up to
-// a wait share its link; the oblivious tree's header-then-data exchanges go one by one.
+// The scatter's data phase: a parent's sends up to a wait share its link; the oblivious tree's
+// (headers) each send its inner children their sizes first.
 void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_known) {
   std::function<void(int, double)> serve = [&](int v, double have) {
     const NodeView& node = tree.nodes[v];
@@ -333,20 +346,22 @@ void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_know
       sends.Flush(serve);
       return;
     }
-    double ready = have;
+    // Each inner child takes its sizes first (a small message that goes out aside: the link
+    // does not wait for it), then posts its data's receive; the data up to a wait share the
+    // parent's link, each leaving when its receive is posted.
+    SharedSends sends(machine, v, have);
     for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytesAfterHeader)) {
       const ChildEdge& c = node.children[s.child];
       if (size_known && c.bytes == 0) continue;
       double child_has = machine->Clock(c.child);
-      if (c.hi > c.lo)  // an inner node takes the block sizes first
-        child_has =
-            machine->Take(machine->Send(v, c.child, 8 * (c.hi - c.lo + 1), ready), child_has);
-      const Message data = machine->Send(v, c.child, c.bytes, ready);
-      const double arrival = machine->Arrival(data, child_has);
-      child_has = machine->Receive(c.child, arrival, child_has);
-      if (s.wait) ready = arrival;  // the next send waits for this one to be received
-      serve(c.child, child_has);
+      if (c.hi > c.lo) {
+        const Message sizes = machine->Send(v, c.child, 8 * (c.hi - c.lo + 1), sends.Ready());
+        child_has = machine->Receive(c.child, machine->ArrivalAside(sizes, child_has), child_has);
+      }
+      sends.Post(c.child, c.bytes, child_has);
+      if (s.wait) sends.Flush(serve);
     }
+    sends.Flush(serve);
   };
   serve(tree.root, machine->Clock(tree.root));
 }

@@ -7,9 +7,10 @@
 // trees. The model follows the code, step by step, per process (each with its own clock):
 // TUW's construction rounds (tree::GroupOf, the fixed roots' exchange, the notice to the gather
 // root) and then the data phase of tree_executor.cpp (a gather parent receives its children in
-// arrival order - the oblivious tree in probe order - and then sends up; a scatter parent
-// serves its children from the last, serially from tree::kSerialSendMinBytes on). Links are
-// one-ported: a process's incoming (outgoing) bytes share one link of G per byte.
+// arrival order - the oblivious tree's once it has probed them - and then sends up; a scatter
+// parent serves its children from the last, serially from tree::kSerialSendMinBytes on, the
+// oblivious tree's inner children their sizes first). Links are one-ported: a process's
+// incoming (outgoing) bytes share one link of G per byte.
 #pragma once
 
 #include <cstdint>
