@@ -43,7 +43,7 @@ class Machine {
   // another when both sides were there; the links carry one message at a time.
   double Arrival(const Message& m, double posted) {
     const LogGPLevel& level = params_.Between(m.from, m.to);
-    const bool eager = m.bytes <= params_.eager_limit_bytes;
+    const bool eager = params_.Eager(m.bytes);
     const double wire = params_.Wire(level, m.bytes);
     const double leaves = std::max(eager ? m.sent : std::max(m.sent, posted), out_link_[m.from]);
     out_link_[m.from] = leaves + wire;
@@ -64,7 +64,7 @@ class Machine {
     left.resize(n);
     done.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
-      const bool eager = ms[i].bytes <= params_.eager_limit_bytes;
+      const bool eager = params_.Eager(ms[i].bytes);
       leaves[i] =
           std::max(eager ? ms[i].sent : std::max(ms[i].sent, posted[i]), out_link_[ms[i].from]);
       left[i] = params_.Wire(params_.Between(ms[i].from, ms[i].to), ms[i].bytes);
@@ -114,7 +114,7 @@ class Machine {
   // nor holds the links.
   double ArrivalAside(const Message& m, double posted) const {
     const LogGPLevel& level = params_.Between(m.from, m.to);
-    const bool eager = m.bytes <= params_.eager_limit_bytes;
+    const bool eager = params_.Eager(m.bytes);
     return (eager ? m.sent : std::max(m.sent, posted)) + level.latency_us +
            params_.Wire(level, m.bytes);
   }
@@ -240,10 +240,9 @@ class GatherRun {
       if (v != tree_.root) std::fill(posted_.begin(), posted_.end(), probed);
     }
     // Taken in arrival order; the link takes them in the order they leave.
-    const double eager_limit = static_cast<double>(machine_->params().eager_limit_bytes);
     const auto leaves = [&](std::size_t k) {
       const Message& m = messages_[k];
-      return static_cast<double>(m.bytes) <= eager_limit ? m.sent : std::max(m.sent, posted_[k]);
+      return machine_->params().Eager(m.bytes) ? m.sent : std::max(m.sent, posted_[k]);
     };
     order_.clear();
     for (std::size_t k = 0; k < n; ++k) {

@@ -39,7 +39,11 @@ struct LogGPParams {
   int ranks_per_node = 1;  // consecutive ranks share a node
   // Messages up to this size leave at once (eager); larger ones start when the receive is
   // posted (rendezvous), as every message does in SimGrid SMPI's default (async-small-thresh 0).
+  // 0: none, not even an empty one (SMPI sends those as it sends any other).
   std::int64_t eager_limit_bytes = 0;
+  bool Eager(std::int64_t bytes) const {
+    return eager_limit_bytes > 0 && bytes <= eager_limit_bytes;
+  }
   // What irrbench measures with sync=barrier: every process starts when it leaves the barrier
   // (a dissemination barrier of empty messages, as the harness's MPI_Barrier in the
   // simulations), and a call's time is the slowest process's own elapsed time. False: all start

@@ -48,13 +48,14 @@ def test_tuw_trees_within_thirty_percent_everywhere():
 
 def test_every_tree_and_persistent_op_within_but_where_the_model_leaves_out():
     """TUW, Binomial, Linear (paper-560) and the persistent TUW ops (paper-560-persistent) at
-    b <= 100, 144 cases: within [1/1.3, 1.3] except where the model leaves something out - Two
-    blocks (3-7 us, where the processes' barrier exits are most of the time: docs/irrmodel.md,
-    harness/smpi/barrier_skew_probe.c) and the linear gather on Random b = 100 (1.34: its 559
-    messages of 4-400 B share the root's link, not quite as the model's chains of them; 2.19 on
-    Same before the chains ended together). The oblivious trees are inside since their parents
-    post a receive only after probing (the gather at 1.18-1.45 before) and their scatter's size
-    messages leave the link to the data (harness/smpi/probe_wait_probe.c)."""
+    b <= 100, 144 cases: within [1/1.3, 1.3] except the linear gather on Random b = 100 (1.34:
+    its 559 messages of 4-400 B share the root's link, not quite as the model's chains of them;
+    2.19 on Same before the chains ended together). Two blocks (3-7 us, where the processes'
+    barrier exits are most of the time: harness/smpi/barrier_skew_probe.c) is inside since the
+    barrier's empty messages wait for their receive, as SMPI's do (1.36-1.75 before); the
+    oblivious trees since their parents post a receive only after probing (the gather at
+    1.18-1.45 before) and their scatter's size messages leave the link to the data
+    (harness/smpi/probe_wait_probe.c)."""
     found = ratios(predictions("paper-560"), {"TUW_Gatherv", "TUW_Scatterv", "Binomial_Gatherv",
                                               "Binomial_Scatterv", "Linear_Gatherv",
                                               "Linear_Scatterv"})
@@ -63,19 +64,17 @@ def test_every_tree_and_persistent_op_within_but_where_the_model_leaves_out():
     assert len(found) == 144
     bad = outside(found)
     for (op, dist, b), ratio in bad.items():
-        left_out = (dist == "two_blocks"
-                    or op == "Linear_Gatherv" and b == 100 and ratio <= 1.4)
-        assert left_out, (op, dist, b, ratio)
-    print(sorted(bad.items()))
-    assert len(bad) <= 15, bad
+        assert op == "Linear_Gatherv" and b == 100 and ratio <= 1.4, (op, dist, b, ratio)
+    assert len(bad) <= 1, bad
 
 
 def test_knomial_trees_at_every_radix_within_half():
-    """Binomialk at k = 2 ... 16 (radix-sweep-560, each run with its own fit), b <= 100, but Two
-    blocks: 240 cases within [1/1.55, 1.55] (0.82-1.52; 0.58-1.77 when a probed message counted as
-    taken on arrival and a scatter's size message held the link), and the gathers, which the
-    probes' polling delays least, all but radix 16 at b = 1 within [1/1.3, 1.3]. The scatters run
-    above the model, not below: each child probes twice, and SMPI's probes return late
+    """Binomialk at k = 2 ... 16 (radix-sweep-560, each run with its own fit), b <= 100: 288 cases
+    within [1/1.45, 1.45] (0.81-1.41; 0.58-1.77 when a probed message counted as taken on arrival,
+    a scatter's size message held the link and empty messages left before their receive), and
+    the gathers all but radix 16's latency-bound ones (b = 1, Two blocks: 1.37-1.38) within
+    [1/1.3, 1.3]. The scatters run above the model,
+    not below: each child probes twice, and SMPI's probes return late
     (harness/smpi/probe_wait_probe.c)."""
     found = {}
     for k in (2, 3, 4, 5, 6, 8, 12, 16):
@@ -87,13 +86,13 @@ def test_knomial_trees_at_every_radix_within_half():
         rows = list(csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
         assert {r["radix"] for r in rows if r["op"].startswith("Binomialk")} == {str(k)}
         for (op, dist, b), x in ratios(rows, {"Binomialk_Gatherv", "Binomialk_Scatterv"}).items():
-            if dist != "two_blocks":
-                found[(k, op, dist, b)] = x
-    assert len(found) == 240
-    assert all(1 / 1.55 <= x <= 1.55 for x in found.values()), found
+            found[(k, op, dist, b)] = x
+    assert len(found) == 288
+    assert all(1 / 1.45 <= x <= 1.45 for x in found.values()), found
     gathers = {case: x for case, x in found.items() if case[1] == "Binomialk_Gatherv"}
     for (k, op, dist, b), x in gathers.items():
-        assert 1 / 1.3 <= x <= 1.3 or (k == 16 and b == 1), (k, dist, b, x)
+        assert 1 / 1.3 <= x <= 1.3 or (k == 16 and (b == 1 or dist == "two_blocks")), \
+            (k, dist, b, x)
     scatters = [x for case, x in found.items() if case[1] == "Binomialk_Scatterv"]
     assert min(scatters) >= 0.9
 
@@ -232,7 +231,9 @@ def test_irrmodel_prices_the_step_the_library_chose(tmp_path):
     greedy_ten = loggp(ten, "greedy-10.csv")
     by_size_ten = loggp(ten.replace("5 model\n", "5 model-by-size\n"), "by-size-10.csv")
     by_size = loggp(small.replace("5 model\n", "5 model-by-size\n"), "by-size.csv")
-    assert by_size_ten["same"] < 0.9 * greedy_ten["same"], (by_size_ten, greedy_ten)
+    # (modelled 21.4 against 23.7 us after the barrier, whose exits weigh on both; measured
+    # 24.95 against 30.20)
+    assert by_size_ten["same"] < 0.95 * greedy_ten["same"], (by_size_ten, greedy_ten)
     assert by_size["same"] == as_run["same"]
     # The rule's record since size classes of three bits ("S model-by-size3") prices Same's
     # 40-byte blocks as 40 (12 ranges on this fit: b12/4), "model-by-size" as 32 (b8/4); each
