@@ -105,6 +105,28 @@ TEST(LogGP, ObliviousScatterSendsSizesAside) {
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kOblivious, same, 0, 3, params), 38);
 }
 
+// A parent's sends share its link by the bytes' per-byte rate at their size; the rest of a
+// message's measured time is its own latency (latency_by_size). Linear scatter, p = 3, root 0,
+// 400-byte blocks, o = 1, g = 0, eager; the curve: 0.01 us a byte, a drop of 1.8 between 200
+// and 300 bytes (a latency factor's step), so 400 bytes take 14.2 us: on the wire 4, latency
+// 14.2 - 2 - 4 = 8.2. The root sends 2's at 0-1 and 1's at 1-2 (from the last): 2's alone on
+// the link 1-2 (3 left), then both at half rate: 2's through at 8, 1's (1 left) at 9. There at
+// 16.2 and 17.2, taken 16.2-17.2 and 17.2-18.2: 18.2. Without the split (everything above
+// L + 2o = 12 on the wire, 2.2): 2's through at 4.4, 1's at 5.4, there at 14.4 and 15.4: 16.4.
+TEST(LogGP, SharedSendsMoveTheirBytesAtTheirSizesRate) {
+  LogGPParams params = Params(10, 1, 0);
+  params.network.one_way =
+      MeasuredCurve({1, 100, 200, 300, 400, 500}, {12, 12.99, 13.99, 13.2, 14.2, 15.2});
+  params.node = params.network;
+  const std::vector<std::int64_t> blocks(3, 400);
+  EXPECT_NEAR(ScatterTime(ModelTree::kLinear, blocks, 0, 2, params), 16.4, 1e-9);
+  params.latency_by_size = true;
+  EXPECT_NEAR(params.SharedWire(params.network, 400), 4, 1e-9);
+  EXPECT_NEAR(params.SharedLatency(params.network, 400), 8.2, 1e-9);
+  EXPECT_NEAR(params.SharedLatency(params.network, 0), 12 - 2, 1e-9);  // as the smallest
+  EXPECT_NEAR(ScatterTime(ModelTree::kLinear, blocks, 0, 2, params), 18.2, 1e-9);
+}
+
 // p = 4, root 0, Same, 4 bytes.
 // Radix 4: one round. Every rank (each its cube's fixed and gather root) sends its summary to the
 // three others at 0, 1, 2 (arriving at 11, 12, 13 in that order of destinations) and takes three:

@@ -229,6 +229,28 @@ TEST(HandComputed, LeastSteadySlopeSkipsAProtocolSwitch) {
   EXPECT_DOUBLE_EQ(irr::model::MeasuredCurve({4, 8}, {5, 1}).LeastSteadySlope(), 0);
 }
 
+// A message's per-unit rate at its size: its segment's slope where a neighbour agrees, else the
+// nearer neighbour's where that one is steady (the curve's drop at 300-400 straddled), else none.
+TEST(HandComputed, SteadySlopeAtASizeSkipsTheSwitch) {
+  const irr::model::MeasuredCurve curve({100, 200, 300, 400, 500, 600},
+                                        {1.0, 1.1, 1.2, 0.9, 1.0, 1.1});
+  double slope = 0;
+  ASSERT_TRUE(curve.SteadySlopeAt(150, &slope));
+  EXPECT_NEAR(slope, 0.001, 1e-12);
+  slope = 0;
+  ASSERT_TRUE(curve.SteadySlopeAt(320, &slope));  // the left half: 200-300's
+  EXPECT_NEAR(slope, 0.001, 1e-12);
+  slope = 0;
+  ASSERT_TRUE(curve.SteadySlopeAt(380, &slope));  // the right half: 400-500's
+  EXPECT_NEAR(slope, 0.001, 1e-12);
+  slope = 0;
+  ASSERT_TRUE(curve.SteadySlopeAt(900, &slope));  // beyond the end: the last segment's
+  EXPECT_NEAR(slope, 0.001, 1e-12);
+  // Powers of two: 1, 0.25, 0.625 a unit, no two agree.
+  EXPECT_FALSE(irr::model::MeasuredCurve({1, 2, 4, 8}, {1, 2, 2.5, 5}).SteadySlopeAt(3, &slope));
+  EXPECT_FALSE(irr::model::MeasuredCurve({4, 8}, {2, 3}).SteadySlopeAt(6, &slope));
+}
+
 TEST(HandComputed, MeasuredCostsOnFourProcessors) {
   // Blocks of 4 units, gamma 0.25 (a copy: 1); root 0 copies, receives 1, then 2, which has
   // copied and received 3. Across nodes the curve above (4 units: 2, 8 units: 2.5).

@@ -67,7 +67,7 @@ class Machine {
       const bool eager = params_.Eager(ms[i].bytes);
       leaves[i] =
           std::max(eager ? ms[i].sent : std::max(ms[i].sent, posted[i]), out_link_[ms[i].from]);
-      left[i] = params_.Wire(params_.Between(ms[i].from, ms[i].to), ms[i].bytes);
+      left[i] = params_.SharedWire(params_.Between(ms[i].from, ms[i].to), ms[i].bytes);
     }
     std::vector<std::size_t>& order = order_;
     order.resize(n);
@@ -102,8 +102,8 @@ class Machine {
     std::vector<double> arrivals(n);
     for (std::size_t i = 0; i < n; ++i) {
       const LogGPLevel& level = params_.Between(ms[i].from, ms[i].to);
-      arrivals[i] = std::max(done[i] + level.latency_us,
-                             in_link_[ms[i].to] + params_.Wire(level, ms[i].bytes));
+      arrivals[i] = std::max(done[i] + params_.SharedLatency(level, ms[i].bytes),
+                             in_link_[ms[i].to] + params_.SharedWire(level, ms[i].bytes));
       in_link_[ms[i].to] = arrivals[i];
       out_link_[ms[i].from] = std::max(out_link_[ms[i].from], done[i]);
     }
@@ -490,6 +490,26 @@ double LogGPParams::Wire(const LogGPLevel& level, std::int64_t bytes) const {
   if (level.one_way.empty()) return static_cast<double>(bytes) * level.us_per_byte;
   const double one_way = level.one_way.Comm(static_cast<double>(bytes));
   return std::max(0.0, one_way - level.latency_us - 2 * overhead_us);
+}
+
+double LogGPParams::SharedWire(const LogGPLevel& level, std::int64_t bytes) const {
+  double per_byte = 0;
+  if (latency_by_size && !level.one_way.empty() &&
+      level.one_way.SteadySlopeAt(static_cast<double>(bytes), &per_byte)) {
+    return static_cast<double>(bytes) * per_byte;
+  }
+  return Wire(level, bytes);
+}
+
+double LogGPParams::SharedLatency(const LogGPLevel& level, std::int64_t bytes) const {
+  double per_byte = 0;
+  if (!latency_by_size || level.one_way.empty() ||
+      !level.one_way.SteadySlopeAt(static_cast<double>(bytes), &per_byte)) {
+    return level.latency_us;
+  }
+  // An empty message costs what the smallest does (the curve's own 0 means "no message").
+  const double one_way = level.one_way.Comm(static_cast<double>(std::max<std::int64_t>(bytes, 1)));
+  return std::max(0.0, one_way - 2 * overhead_us - SharedWire(level, bytes));
 }
 
 double LogGPParams::LeastWire(const LogGPLevel& level, std::int64_t bytes) const {

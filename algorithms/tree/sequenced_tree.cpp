@@ -127,6 +127,31 @@ double MeasuredCurve::LeastSteadySlope() const {
   return std::isfinite(positive) ? positive : 0;
 }
 
+bool MeasuredCurve::SteadySlopeAt(double units, double* slope) const {
+  const std::size_t n = units_.size();
+  if (n < 3) return false;
+  const auto slope_of = [this](std::size_t k) {
+    return (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
+  };
+  const auto agree = [&](std::size_t a, std::size_t b) {
+    return slope_of(a) > 0 && std::abs(slope_of(a) - slope_of(b)) <= 0.01 * slope_of(a);
+  };
+  // A segment is steady where it agrees with a neighbour (segments are 1 ... n - 1).
+  const auto steady = [&](std::size_t k) {
+    return k >= 1 && k < n && ((k >= 2 && agree(k, k - 1)) || (k + 1 < n && agree(k, k + 1)));
+  };
+  const std::size_t k = std::clamp<std::size_t>(
+      std::upper_bound(units_.begin(), units_.end(), units) - units_.begin(), 1, n - 1);
+  const bool left_half = units - units_[k - 1] < (units_[k] - units_[k - 1]) / 2;
+  for (const std::size_t candidate : {k, left_half ? k - 1 : k + 1}) {
+    if (steady(candidate)) {
+      *slope = slope_of(candidate);
+      return true;
+    }
+  }
+  return false;
+}
+
 double GatherTime(const SequencedTree& tree, const std::vector<std::int64_t>& blocks,
                   const CostParams& c) {
   return GatherTimeWith(tree, blocks, c.gamma, [&c](int, int, double s) { return c.Comm(s); });

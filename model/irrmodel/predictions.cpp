@@ -237,6 +237,7 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   // radix a -k tree ran with where the run set one.
   tuw::tree::LogGPParams loggp = costs.loggp;
   loggp.barrier_start = meta.count("sync") == 0 || meta["sync"] == "barrier";
+  loggp.latency_by_size = true;  // (the library's choice, below, keeps its own costs)
   if (node_starts.size() >= 2) {
     const int size = node_starts[1] - node_starts[0];
     bool equal = true;

@@ -90,6 +90,31 @@ def test_paper_scale_runs_within_thirty_percent():
     assert outside(found) == {}
 
 
+def test_small_scatter_calls_on_a_dense_fit_within_a_quarter():
+    """TUWk_Scatterv's and TUW_Scatterv's runs of equal-node-ranges (p = 560 and 6400, b = 1 to
+    100, the library's choices and forced trees, barrier and common start) on their dense fits
+    (8 sizes an octave): 154 cases within [1/1.25, 1.25] (0.93-1.21; TUWk at p = 6400, b = 1
+    1.02-1.04). The parent's shared sends move each message's bytes at the curve's per-byte rate
+    for its size and keep the rest as its own latency (LogGPParams::latency_by_size): with the
+    whole time above L + 2o on the link, 1.3-1.5 at p = 6400, b = 1 and p = 560, b = 10."""
+    runs = SIMULATED / "equal-node-ranges"
+    found = {}
+    for raw in sorted(runs.glob("raw-*.csv")) + sorted(runs.glob("size3/raw-*.csv")):
+        fit = runs / ("fit-6400.txt" if raw.name.startswith("raw-6400") else "fit-560.txt")
+        result = subprocess.run([str(BINARY), "--from-results", str(raw), "--alpha-beta",
+                                 str(fit), "--format", "tsv", "--max-mem", "1"],
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        rows = list(csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
+        for case, x in ratios(rows, {"TUWk_Scatterv", "TUW_Scatterv"}).items():
+            found[(str(raw.relative_to(runs)),) + case] = x
+    assert len(found) == 154
+    assert all(1 / 1.25 <= x <= 1.25 for x in found.values()), found
+    at_6400_b1 = [x for (raw, op, dist, b), x in found.items()
+                  if raw.startswith("raw-6400") and op == "TUWk_Scatterv" and b == 1]
+    assert at_6400_b1 and max(at_6400_b1) <= 1.05
+
+
 def test_knomial_trees_at_every_radix_within_half():
     """Binomialk at k = 2 ... 16 (radix-sweep-560, each run with its own fit), b <= 100: 288 cases
     within [1/1.45, 1.45] (0.81-1.41; 0.58-1.77 when a probed message counted as taken on arrival,
