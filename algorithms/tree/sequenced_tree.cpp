@@ -111,17 +111,21 @@ double MeasuredCurve::Comm(double units) const {
   return std::max(0.0, times_[k - 1] + slope * (units - units_[k - 1]));
 }
 
+double MeasuredCurve::Slope(std::size_t k) const {
+  return (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
+}
+
+bool MeasuredCurve::AgreesWithPrevious(std::size_t k) const {
+  return k >= 2 && k < units_.size() && Slope(k) > 0 &&
+         std::abs(Slope(k) - Slope(k - 1)) <= 0.01 * Slope(k);
+}
+
 double MeasuredCurve::LeastSteadySlope() const {
-  const auto slope = [this](std::size_t k) {
-    return (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
-  };
   double steady = std::numeric_limits<double>::infinity();
   double positive = steady;
   for (std::size_t k = 1; k < units_.size(); ++k) {
-    if (slope(k) > 0) positive = std::min(positive, slope(k));
-    if (k >= 2 && slope(k) > 0 && std::abs(slope(k) - slope(k - 1)) <= 0.01 * slope(k)) {
-      steady = std::min(steady, slope(k));
-    }
+    if (Slope(k) > 0) positive = std::min(positive, Slope(k));
+    if (AgreesWithPrevious(k)) steady = std::min(steady, Slope(k));
   }
   if (std::isfinite(steady)) return steady;
   return std::isfinite(positive) ? positive : 0;
@@ -130,22 +134,16 @@ double MeasuredCurve::LeastSteadySlope() const {
 bool MeasuredCurve::SteadySlopeAt(double units, double* slope) const {
   const std::size_t n = units_.size();
   if (n < 3) return false;
-  const auto slope_of = [this](std::size_t k) {
-    return (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
-  };
-  const auto agree = [&](std::size_t a, std::size_t b) {
-    return slope_of(a) > 0 && std::abs(slope_of(a) - slope_of(b)) <= 0.01 * slope_of(a);
-  };
-  // A segment is steady where it agrees with a neighbour (segments are 1 ... n - 1).
+  // Segment k (1 ... n - 1) is steady where it agrees with a neighbour.
   const auto steady = [&](std::size_t k) {
-    return k >= 1 && k < n && ((k >= 2 && agree(k, k - 1)) || (k + 1 < n && agree(k, k + 1)));
+    return k >= 1 && k < n && (AgreesWithPrevious(k) || AgreesWithPrevious(k + 1));
   };
   const std::size_t k = std::clamp<std::size_t>(
       std::upper_bound(units_.begin(), units_.end(), units) - units_.begin(), 1, n - 1);
   const bool left_half = units - units_[k - 1] < (units_[k] - units_[k - 1]) / 2;
   for (const std::size_t candidate : {k, left_half ? k - 1 : k + 1}) {
     if (steady(candidate)) {
-      *slope = slope_of(candidate);
+      *slope = Slope(candidate);
       return true;
     }
   }

@@ -75,6 +75,9 @@ class MeasuredCurve {
   bool SteadySlopeAt(double units, double* slope) const;
 
  private:
+  double Slope(std::size_t k) const;  // of segment k: points k - 1 to k
+  // Whether segment k's slope is positive and within 1 % of segment k - 1's.
+  bool AgreesWithPrevious(std::size_t k) const;
   std::vector<double> units_, times_;
 };
 struct TwoLevelCosts {
