@@ -60,11 +60,10 @@ std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** envi
 }
 
 std::string ScatterStepRecord(int step, bool by_model) {
-  return std::to_string(step) + (by_model ? " model-by-size3" : " TUWCOLL_SCATTER_STEP");
+  return std::to_string(step) + (by_model ? " model-by-size3-rates" : " TUWCOLL_SCATTER_STEP");
 }
 
-bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model,
-                            int* size_class_bits) {
+bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model, int* rule) {
   const std::size_t blank = record.find(' ');
   if (blank == std::string::npos || blank == 0) return false;
   const std::string number = record.substr(0, blank), how = record.substr(blank + 1);
@@ -72,15 +71,16 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
       std::stoll(number) > INT_MAX) {
     return false;
   }
-  const int bits = how == "model"                  ? 1
-                   : how == "model-by-size"        ? 2
-                   : how == "model-by-size3"       ? 3
-                   : how == "TUWCOLL_SCATTER_STEP" ? 0
-                                                   : -1;
-  if (bits < 0) return false;
+  const int which = how == "model"                  ? 1
+                    : how == "model-by-size"        ? 2
+                    : how == "model-by-size3"       ? 3
+                    : how == "model-by-size3-rates" ? 4
+                    : how == "TUWCOLL_SCATTER_STEP" ? 0
+                                                    : -1;
+  if (which < 0) return false;
   *step = static_cast<int>(std::stoll(number));
-  *by_model = bits > 0;
-  if (size_class_bits != nullptr) *size_class_bits = bits;
+  *by_model = which > 0;
+  if (rule != nullptr) *rule = which;
   return true;
 }
 

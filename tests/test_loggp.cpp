@@ -222,7 +222,8 @@ TEST(LogGP, GreedyStepFromTheCallsRoot) {
   EXPECT_EQ(SmallScatterShape(560, 4, 4, one_level, 280), 9);  // radix-560-scatter's record
 }
 
-// The rule since equal node ranges (kEqualNodeRangesBySize) holds the greedy rule's choice, at
+// The rule since equal node ranges (kEqualNodeRangesBySize, now kEqualNodeRangesAtSizeRates)
+// holds the greedy rule's choice, at
 // the call's own block size, against the equal-range trees: never slower in the model than the
 // greedy choice, and where it takes equal ranges, kEqualRangesMinGain faster and no other K at
 // its node step faster. On
@@ -243,8 +244,10 @@ TEST(LogGP, EqualNodeRangesWhereTheyModelFaster) {
   for (const int p : {560, 6400}) {
     for (const std::int64_t block : {4, 40}) {
       const std::vector<std::int64_t> blocks(p, block);
-      const auto time = [&](int code) {
-        return ScatterTime(ModelTree::kRootPlanned, blocks, p / 2, 3, params, code);
+      const auto time = [&](int code) {  // priced as the rule prices (shared sends at rates)
+        LogGPParams at_rates = params;
+        at_rates.latency_by_size = true;
+        return ScatterTime(ModelTree::kRootPlanned, blocks, p / 2, 3, at_rates, code);
       };
       const int greedy = SmallScatterShape(p, block, 3, params, p / 2, SmallCallRule::kGreedy);
       const int chosen = SmallScatterShape(p, block, 3, params, p / 2);

@@ -624,16 +624,16 @@ int SizeClassBits(SmallCallRule rule) {
     case SmallCallRule::kEqualNodeRangesByCoarseSize:
       return 2;
     case SmallCallRule::kEqualNodeRangesBySize:
+    case SmallCallRule::kEqualNodeRangesAtSizeRates:
       break;
   }
   return 3;
 }
 
-SmallCallRule SmallCallRuleOfSizeClassBits(int bits) {
-  for (SmallCallRule rule :
-       {SmallCallRule::kEqualNodeRangesBySize, SmallCallRule::kEqualNodeRangesByCoarseSize}) {
-    if (bits >= SizeClassBits(rule)) return rule;
-  }
+SmallCallRule SmallCallRuleOfRecord(int record) {
+  if (record >= 4) return SmallCallRule::kEqualNodeRangesAtSizeRates;
+  if (record == 3) return SmallCallRule::kEqualNodeRangesBySize;
+  if (record == 2) return SmallCallRule::kEqualNodeRangesByCoarseSize;
   return SmallCallRule::kGreedy;
 }
 
@@ -654,8 +654,10 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes, Small
   return rounded;
 }
 
-int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,
+int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& costs,
                       int root, SmallCallRule rule) {
+  LogGPParams params = costs;  // the rule says how shared sends are priced
+  params.latency_by_size = rule == SmallCallRule::kEqualNodeRangesAtSizeRates;
   const std::vector<std::int64_t> blocks(p, block_bytes);
   if (p <= 2 || !OneMessageCall(blocks.data(), p, params.one_message_max_bytes)) return 0;
   const auto greedy = [&](const std::vector<std::int64_t>& b, int code) {

@@ -58,16 +58,17 @@ struct LogGPParams {
   // A message's time on the wire at `level` (after L; the link is busy that long): bytes * G,
   // or with a measured curve everything above L + 2o.
   double Wire(const LogGPLevel& level, std::int64_t bytes) const;
-  // Where true (irrmodel's pricing; the library's choices were made without it), the messages a
-  // parent sends together (Machine::ArrivalsShared: processor sharing on its link) split their
-  // measured one-way time otherwise: the bytes at the curve's per-byte rate for their size,
-  // where the curve is steady there (MeasuredCurve::SteadySlopeAt), share the link; the rest is
-  // the message's own latency, which no other message shares. SimGrid moves a message at its
-  // share of a link times a factor of its size and starts it after a latency times another:
-  // 1426-3483 bytes cost 0.51 ns/B, yet a 1600-byte message only 0.35 us more than a 4-byte one
-  // (the latency factor drops at 1426), and sixteen of them sharing a link took 13 us, not the
-  // 5.6 that their time above L + 2o says. Not in the gathers' back-to-back chains, which merge
-  // messages with any time on the wire (there many small messages would end together late).
+  // Where true (irrmodel's pricing, and the library's choices under kEqualNodeRangesAtSizeRates;
+  // the earlier rules' without it), the messages a parent sends together
+  // (Machine::ArrivalsShared: processor sharing on its link) split their measured one-way time: the
+  // bytes at the curve's per-byte rate for their size, where the curve is steady there
+  // (MeasuredCurve::SteadySlopeAt), share the link; the rest is the message's own latency, which no
+  // other message shares. SimGrid moves a message at its share of a link times a factor of its size
+  // and starts it after a latency times another: 1426-3483 bytes cost 0.51 ns/B, yet a 1600-byte
+  // message only 0.35 us more than a 4-byte one (the latency factor drops at 1426), and sixteen of
+  // them sharing a link took 13 us, not the 5.6 that their time above L + 2o says. Not in the
+  // gathers' back-to-back chains, which merge messages with any time on the wire (there many small
+  // messages would end together late).
   bool latency_by_size = false;
   double SharedWire(const LogGPLevel& level, std::int64_t bytes) const;
   double SharedLatency(const LogGPLevel& level, std::int64_t bytes) const;
@@ -176,26 +177,38 @@ struct RadixCosts {
 // 9 28.1, the radix tree 28.1; docs/irrmodel.md). ShapeBlockBytes is the block size
 // a call is judged by: its mean rounded down (0 for none; as the rule below says), so that a
 // process computes the choice once per p and size class, and the rounded call is small when the
-// call is. SmallCallRule::kEqualNodeRangesBySize (libtuwcoll's rule): where params has two levels
-// and the call spans at least three nodes, that choice is then held, at the call's own block size,
-// against the trees of equal node ranges (GreedyShape::equal_node_ranges; the node step the
-// two-level greedy tree's, K the best of 2 ... 64 at this size), and the fastest is taken: the
-// bandwidth-bound small calls want few messages of like size (scatter-6400-floor: p = 6400,
-// b = 10, e32/4 95.5 us against 10/4's 158.7). kGreedy: the rule before (irrmodel prices the
-// runs recorded with it, irrbench's "S model"). The rule's size class (ShapeBlockBytes) is the
-// mean block rounded down to three significant bits (32, 40, 48, 56, 64, 80, ...), kGreedy's to a
-// power of two: the class's error shifts the ranges' message sizes by as much, and SimGrid's
-// fastest sizes span a factor of 1.6 (5776-9376 bytes). A p = 560, b = 100 call (400-byte
-// blocks) priced as 256 took 17 ranges (messages of 8 KB there, 12.8 KB in the call: 128.7 us),
-// priced as 384 it takes 34 (6.4 KB: 74.0 us; TUW_Scatterv 144.5); Spikes there (mean 403 bytes,
-// 378 of the old rounding) priced as 256 took 17 (122.99 us), as 320 34 (96.94).
-// kEqualNodeRangesByCoarseSize: the same rule on two significant bits (32, 48, 64, 96, ...), the
-// builds from 0a65247 (irrbench's "S model-by-size"; the rule's own record "S model-by-size3").
-enum class SmallCallRule { kGreedy, kEqualNodeRangesByCoarseSize, kEqualNodeRangesBySize };
-// The significant bits of a rule's size class (1, 2, 3), and the rule of a run's recorded bits
-// (irrbench's tuwcoll_scatter_step; 0 or 1: kGreedy, 2: the coarse rule, 3 or more: the rule).
+// call is. SmallCallRule::kEqualNodeRangesBySize (libtuwcoll's rule before
+// kEqualNodeRangesAtSizeRates, below): where params has two levels and the call spans at least
+// three nodes, that choice is then held, at the call's own block size, against the trees of equal
+// node ranges (GreedyShape::equal_node_ranges; the node step the two-level greedy tree's, K the
+// best of 2 ... 64 at this size), and the fastest is taken: the bandwidth-bound small calls want
+// few messages of like size (scatter-6400-floor: p = 6400, b = 10, e32/4 95.5 us against 10/4's
+// 158.7). kGreedy: the rule before (irrmodel prices the runs recorded with it, irrbench's "S
+// model"). The rule's size class (ShapeBlockBytes) is the mean block rounded down to three
+// significant bits (32, 40, 48, 56, 64, 80, ...), kGreedy's to a power of two: the class's error
+// shifts the ranges' message sizes by as much, and SimGrid's fastest sizes span a factor of 1.6
+// (5776-9376 bytes). A p = 560, b = 100 call (400-byte blocks) priced as 256 took 17 ranges
+// (messages of 8 KB there, 12.8 KB in the call: 128.7 us), priced as 384 it takes 34 (6.4 KB: 74.0
+// us; TUW_Scatterv 144.5); Spikes there (mean 403 bytes, 378 of the old rounding) priced as 256
+// took 17 (122.99 us), as 320 34 (96.94). kEqualNodeRangesByCoarseSize: the same rule on two
+// significant bits (32, 48, 64, 96, ...), the builds from 0a65247 (irrbench's "S model-by-size";
+// the rule's own record "S model-by-size3"). kEqualNodeRangesAtSizeRates (libtuwcoll's rule since
+// 2026-11-28): kEqualNodeRangesBySize with a parent's shared sends priced at their sizes' per-byte
+// rates (LogGPParams::latency_by_size): simulated p = 6400, b = 1 its trees took 32.17 (Same,
+// Alternating), 40.59, 38.83, 38.43 us (Random, Spikes, Decreasing) against
+// kEqualNodeRangesBySize's 33.21, 42.99, 44.96, 43.45; at p = 560, b = 10 within -4.2 ... +3.5 % of
+// it (results/simulated/equal-node-ranges).
+enum class SmallCallRule {
+  kGreedy,
+  kEqualNodeRangesByCoarseSize,
+  kEqualNodeRangesBySize,
+  kEqualNodeRangesAtSizeRates
+};
+// The significant bits of a rule's size class (1, 2, 3, 3).
 int SizeClassBits(SmallCallRule rule);
-SmallCallRule SmallCallRuleOfSizeClassBits(int bits);
+// The rule of a run's record (irrbench's tuwcoll_scatter_step, formats::ParseScatterStepRecord:
+// 0 or 1 kGreedy, 2 the coarse rule, 3 kEqualNodeRangesBySize, 4 or more the rule now).
+SmallCallRule SmallCallRuleOfRecord(int record);
 // The least modelled gain for which the rule leaves the greedy choice for equal ranges: the
 // model's error on the latency-bound trees (measured / LogGP 1.20-1.54) exceeds the margins there.
 // Simulated p = 560, b = 1, Random (mean 6 bytes): b8/4 modelled 1.5 % faster than step 5 and
@@ -203,7 +216,7 @@ SmallCallRule SmallCallRuleOfSizeClassBits(int bits);
 // b = 1) to 44 % (p = 560, b = 100).
 constexpr double kEqualRangesMinGain = 0.10;
 std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes,
-                             SmallCallRule rule = SmallCallRule::kEqualNodeRangesBySize);
+                             SmallCallRule rule = SmallCallRule::kEqualNodeRangesAtSizeRates);
 // From `root` (0 by default): where params has two levels the root matters, since the greedy
 // tree's top ranges fall on other nodes from different roots. Where the call spans at least
 // kTwoLevelMinNodes nodes (TwoLevelSmallScatter), the tree is the two-level greedy tree
@@ -211,8 +224,9 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes,
 // its network step the best of 1 ... 16 at that node step; a shape code then, not a step, for
 // every small call (not held against the radix tree, which the model, without the shared link,
 // prices faster at p = 6400, b = 10: the simulation measured it 11 % slower).
-int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& params,
-                      int root = 0, SmallCallRule rule = SmallCallRule::kEqualNodeRangesBySize);
+int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& costs,
+                      int root = 0,
+                      SmallCallRule rule = SmallCallRule::kEqualNodeRangesAtSizeRates);
 // Two levels of the small call's greedy tree from this many nodes on. The model gives each
 // process its own link and cannot rank one level against two (at p = 6400 it prices them within
 // 2 %); the simulation, where a node's 16 ranks share one link, measured them (b = 1, Same and

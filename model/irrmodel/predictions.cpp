@@ -259,22 +259,24 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   if (recorded_tuwk_init == 0) recorded_tuwk_init = recorded_tuwk;
   // TUWk_Scatterv's small calls: on the tree a TUWCOLL_SCATTER_STEP run forced (irrbench records
   // "S TUWCOLL_SCATTER_STEP"), else on the model's choice, recomputed per call as the library
-  // makes it: with the rule of the run's build ("S model-by-size3": equal node ranges by size
-  // classes of three significant bits, on the fit's curves; "S model-by-size" the same on two
-  // bits; "S model", or no record: the greedy rule before them, on the fit's line).
+  // makes it: with the rule of the run's build ("S model-by-size3-rates": equal node ranges by
+  // size classes of three significant bits, on the fit's curves, shared sends at their sizes'
+  // rates; "S model-by-size3" the same at the old split; "S model-by-size" on two bits; "S
+  // model", or no record: the greedy rule before them, on the fit's line).
   int small_call_step = tuw::tree::kModelsStep;
-  int size_class_bits = 1;
+  int rule_record = 1;
   if (meta.count("tuwcoll_scatter_step")) {
     const std::string& record = meta["tuwcoll_scatter_step"];
     int step = 0;
     bool by_model = true;
     tuw::tree::GreedyShape shape;
-    if (!formats::ParseScatterStepRecord(record, &step, &by_model, &size_class_bits) ||
+    if (!formats::ParseScatterStepRecord(record, &step, &by_model, &rule_record) ||
         (step > 0 && !tuw::tree::ShapeOfCode(step, &shape))) {
-      *error = "--from-results: tuwcoll_scatter_step=" + record +
-               " is not 'S model-by-size3', 'S model-by-size', 'S model' or "
-               "'S TUWCOLL_SCATTER_STEP' with S in 0..64 "
-               "or a two-level tree's code (tuwcoll.h)";
+      *error =
+          "--from-results: tuwcoll_scatter_step=" + record +
+          " is not 'S model-by-size3-rates', 'S model-by-size3', 'S model-by-size', 'S model' or "
+          "'S TUWCOLL_SCATTER_STEP' with S in 0..64 "
+          "or a two-level tree's code (tuwcoll.h)";
       return false;
     }
     if (!by_model) small_call_step = step;
@@ -304,12 +306,12 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   }
   loggp.one_message_max_bytes = small_call_max_bytes;
   SmallCallChoices step_choices;
-  const bool by_size = size_class_bits >= 2;
+  const bool by_size = rule_record >= 2;
   step_choices.params = by_size
                             ? costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node))
                             : costs.radix_costs.Params(static_cast<int>(ranks_per_node));
   step_choices.params.one_message_max_bytes = small_call_max_bytes;
-  step_choices.rule = tuw::tree::SmallCallRuleOfSizeClassBits(size_class_bits);
+  step_choices.rule = tuw::tree::SmallCallRuleOfRecord(rule_record);
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
