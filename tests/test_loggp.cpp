@@ -121,9 +121,9 @@ TEST(LogGP, SharedSendsMoveTheirBytesAtTheirSizesRate) {
   const std::vector<std::int64_t> blocks(3, 400);
   EXPECT_NEAR(ScatterTime(ModelTree::kLinear, blocks, 0, 2, params), 16.4, 1e-9);
   params.latency_by_size = true;
-  EXPECT_NEAR(params.SharedWire(params.network, 400), 4, 1e-9);
-  EXPECT_NEAR(params.SharedLatency(params.network, 400), 8.2, 1e-9);
-  EXPECT_NEAR(params.SharedLatency(params.network, 0), 12 - 2, 1e-9);  // as the smallest
+  EXPECT_NEAR(params.Shared(params.network, 400).wire, 4, 1e-9);
+  EXPECT_NEAR(params.Shared(params.network, 400).latency, 8.2, 1e-9);
+  EXPECT_NEAR(params.Shared(params.network, 0).latency, 12 - 2, 1e-9);  // as the smallest
   EXPECT_NEAR(ScatterTime(ModelTree::kLinear, blocks, 0, 2, params), 18.2, 1e-9);
 }
 

@@ -60,14 +60,17 @@ class Machine {
     const std::size_t n = ms.size();
     // Scratch kept by the machine: a scatter model calls this once per parent.
     std::vector<double>&leaves = leaves_, &left = left_, &done = done_;
+    std::vector<LogGPParams::SharedCost>& cost = cost_;
     leaves.resize(n);
     left.resize(n);
+    cost.resize(n);
     done.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
       const bool eager = params_.Eager(ms[i].bytes);
       leaves[i] =
           std::max(eager ? ms[i].sent : std::max(ms[i].sent, posted[i]), out_link_[ms[i].from]);
-      left[i] = params_.SharedWire(params_.Between(ms[i].from, ms[i].to), ms[i].bytes);
+      cost[i] = params_.Shared(params_.Between(ms[i].from, ms[i].to), ms[i].bytes);
+      left[i] = cost[i].wire;
     }
     std::vector<std::size_t>& order = order_;
     order.resize(n);
@@ -101,9 +104,7 @@ class Machine {
     }
     std::vector<double> arrivals(n);
     for (std::size_t i = 0; i < n; ++i) {
-      const LogGPLevel& level = params_.Between(ms[i].from, ms[i].to);
-      arrivals[i] = std::max(done[i] + params_.SharedLatency(level, ms[i].bytes),
-                             in_link_[ms[i].to] + params_.SharedWire(level, ms[i].bytes));
+      arrivals[i] = std::max(done[i] + cost[i].latency, in_link_[ms[i].to] + cost[i].wire);
       in_link_[ms[i].to] = arrivals[i];
       out_link_[ms[i].from] = std::max(out_link_[ms[i].from], done[i]);
     }
@@ -144,6 +145,7 @@ class Machine {
   const LogGPParams& params_;
   std::vector<double> cpu_, last_send_, last_recv_, in_link_, out_link_;
   std::vector<double> leaves_, left_, done_;  // ArrivalsShared's scratch
+  std::vector<LogGPParams::SharedCost> cost_;
   std::vector<std::size_t> order_, active_;
 };
 
@@ -492,24 +494,16 @@ double LogGPParams::Wire(const LogGPLevel& level, std::int64_t bytes) const {
   return std::max(0.0, one_way - level.latency_us - 2 * overhead_us);
 }
 
-double LogGPParams::SharedWire(const LogGPLevel& level, std::int64_t bytes) const {
-  double per_byte = 0;
-  if (latency_by_size && !level.one_way.empty() &&
-      level.one_way.SteadySlopeAt(static_cast<double>(bytes), &per_byte)) {
-    return static_cast<double>(bytes) * per_byte;
-  }
-  return Wire(level, bytes);
-}
-
-double LogGPParams::SharedLatency(const LogGPLevel& level, std::int64_t bytes) const {
+LogGPParams::SharedCost LogGPParams::Shared(const LogGPLevel& level, std::int64_t bytes) const {
   double per_byte = 0;
   if (!latency_by_size || level.one_way.empty() ||
       !level.one_way.SteadySlopeAt(static_cast<double>(bytes), &per_byte)) {
-    return level.latency_us;
+    return {Wire(level, bytes), level.latency_us};
   }
+  const double wire = static_cast<double>(bytes) * per_byte;
   // An empty message costs what the smallest does (the curve's own 0 means "no message").
   const double one_way = level.one_way.Comm(static_cast<double>(std::max<std::int64_t>(bytes, 1)));
-  return std::max(0.0, one_way - 2 * overhead_us - SharedWire(level, bytes));
+  return {wire, std::max(0.0, one_way - 2 * overhead_us - wire)};
 }
 
 double LogGPParams::LeastWire(const LogGPLevel& level, std::int64_t bytes) const {

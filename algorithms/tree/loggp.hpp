@@ -70,8 +70,10 @@ struct LogGPParams {
   // gathers' back-to-back chains, which merge messages with any time on the wire (there many small
   // messages would end together late).
   bool latency_by_size = false;
-  double SharedWire(const LogGPLevel& level, std::int64_t bytes) const;
-  double SharedLatency(const LogGPLevel& level, std::int64_t bytes) const;
+  struct SharedCost {
+    double wire = 0, latency = 0;
+  };
+  SharedCost Shared(const LogGPLevel& level, std::int64_t bytes) const;
   // The least time `bytes` can take on a link of `level` in messages of any size: G per byte,
   // or the measured curve's least steady slope (a simulator's or network's fastest size can
   // move bytes faster than one large message: SimGrid's bw-factor 1.09 at 5.8-9.4 KB, 0.94 at
