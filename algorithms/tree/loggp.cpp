@@ -242,16 +242,16 @@ class GatherRun {
       if (v != tree_.root) std::fill(posted_.begin(), posted_.end(), probed);
     }
     // Taken in arrival order; the link takes them in the order they leave.
-    const auto leaves = [&](std::size_t k) {
-      const Message& m = messages_[k];
-      return machine_->params().Eager(m.bytes) ? m.sent : std::max(m.sent, posted_[k]);
-    };
+    leaves_.resize(n);
     order_.clear();
     for (std::size_t k = 0; k < n; ++k) {
-      if (present_[k]) order_.push_back(k);
+      if (!present_[k]) continue;
+      const Message& m = messages_[k];
+      leaves_[k] = machine_->params().Eager(m.bytes) ? m.sent : std::max(m.sent, posted_[k]);
+      order_.push_back(k);
     }
     std::stable_sort(order_.begin(), order_.end(),
-                     [&](std::size_t a, std::size_t b) { return leaves(a) < leaves(b); });
+                     [&](std::size_t a, std::size_t b) { return leaves_[a] < leaves_[b]; });
     arrivals_.clear();  // (arrival, time on the wire, when its receive was posted)
     for (std::size_t k : order_) {
       const Message& m = messages_[k];
@@ -282,7 +282,7 @@ class GatherRun {
   std::vector<Message> messages_;
   std::vector<char> present_;
   std::vector<std::size_t> order_;
-  std::vector<double> posted_;
+  std::vector<double> posted_, leaves_;
   struct Arrived {
     double arrival, wire, posted;
     bool operator<(const Arrived& o) const {

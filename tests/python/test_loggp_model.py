@@ -17,17 +17,21 @@ FIT = SIMULATED / "radix-560" / "default" / "fit.txt"
 BAND = (1 / 1.3, 1.3)
 
 
-def predictions(run):
-    """irrmodel's tsv for a committed run (--max-mem 1: without the optimal tree's DP, which is
-    not what is tested here and takes a minute at p = 560)."""
+def model_rows(raw, fit=FIT):
+    """irrmodel's tsv rows for a raw.csv priced on a fit (--max-mem 1: without the optimal tree's
+    DP, which is not what is tested here and takes a minute at p = 560)."""
     if not BINARY.exists():
         pytest.fail(f"{BINARY} is not built: run scripts/build openmpi")
-    result = subprocess.run([str(BINARY), "--from-results", str(SIMULATED / run / "default" /
-                                                                   "raw.csv"),
-                             "--alpha-beta", str(FIT), "--format", "tsv", "--max-mem", "1"],
+    result = subprocess.run([str(BINARY), "--from-results", str(raw), "--alpha-beta", str(fit),
+                             "--format", "tsv", "--max-mem", "1"],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     return list(csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
+
+
+def predictions(run):
+    """irrmodel's rows for a committed run's default sweep, on radix-560's fit."""
+    return model_rows(SIMULATED / run / "default" / "raw.csv")
 
 
 def ratios(rows, ops, max_b=100):
@@ -76,12 +80,7 @@ def test_paper_scale_runs_within_thirty_percent():
     fit = SIMULATED / "radix-6400-greedy" / "default" / "fit.txt"
     found = {}
     for run in ("paper-1600", "paper-3200", "paper-6400"):
-        result = subprocess.run([str(BINARY), "--from-results",
-                                 str(SIMULATED / run / "default" / "raw.csv"), "--alpha-beta",
-                                 str(fit), "--format", "tsv", "--max-mem", "1"],
-                                capture_output=True, text=True, timeout=300)
-        assert result.returncode == 0, result.stderr
-        rows = list(csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
+        rows = model_rows(SIMULATED / run / "default" / "raw.csv", fit)
         for case, x in ratios(rows, {"TUW_Gatherv", "TUW_Scatterv", "Binomial_Gatherv",
                                      "Binomial_Scatterv", "Linear_Gatherv",
                                      "Linear_Scatterv"}).items():
@@ -94,18 +93,15 @@ def test_small_scatter_calls_on_a_dense_fit_within_a_quarter():
     """TUWk_Scatterv's and TUW_Scatterv's runs of equal-node-ranges (p = 560 and 6400, b = 1 to
     100, the library's choices and forced trees, barrier and common start) on their dense fits
     (8 sizes an octave): 179 cases within [1/1.25, 1.25] (0.93-1.21; TUWk at p = 6400, b = 1
-    1.02-1.04 but Random's new ranges, 1.10-1.12). The parent's shared sends move each message's bytes at the curve's per-byte rate
-    for its size and keep the rest as its own latency (LogGPParams::latency_by_size): with the
-    whole time above L + 2o on the link, 1.3-1.5 at p = 6400, b = 1 and p = 560, b = 10."""
+    1.02-1.04 but Random's new ranges, 1.10-1.12). The parent's shared sends move each
+    message's bytes at the curve's per-byte rate for its size and keep the rest as its own
+    latency (LogGPParams::latency_by_size): with the whole time above L + 2o on the link,
+    1.3-1.5 at p = 6400, b = 1 and p = 560, b = 10."""
     runs = SIMULATED / "equal-node-ranges"
     found = {}
     for raw in sorted(runs.glob("raw-*.csv")) + sorted(runs.glob("*/raw-*.csv")):
         fit = runs / ("fit-6400.txt" if raw.name.startswith("raw-6400") else "fit-560.txt")
-        result = subprocess.run([str(BINARY), "--from-results", str(raw), "--alpha-beta",
-                                 str(fit), "--format", "tsv", "--max-mem", "1"],
-                                capture_output=True, text=True, timeout=300)
-        assert result.returncode == 0, result.stderr
-        rows = list(csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
+        rows = model_rows(raw, fit)
         for case, x in ratios(rows, {"TUWk_Scatterv", "TUW_Scatterv"}).items():
             found[(str(raw.relative_to(runs)),) + case] = x
     assert len(found) == 179
@@ -134,12 +130,8 @@ def test_the_library_runs_the_small_call_tree_its_model_names():
     fit = runs / "fit-6400.txt"
 
     def loggp(raw):
-        result = subprocess.run([str(BINARY), "--from-results", str(raw), "--alpha-beta",
-                                 str(fit), "--format", "tsv", "--max-mem", "1"],
-                                capture_output=True, text=True, timeout=300)
-        assert result.returncode == 0, result.stderr
         return {(r["op"], r["distribution"], int(r["b"])): float(r["loggp_us"])
-                for r in csv.DictReader(io.StringIO(result.stdout), delimiter="\t")}
+                for r in model_rows(raw, fit)}
     modelled = loggp(runs / "rates" /
                      "raw-6400-model-same-random-spikes-decreasing-alternating-two_blocks.csv")
     modelled_forced = {}
@@ -163,11 +155,7 @@ def test_knomial_trees_at_every_radix_within_half():
     found = {}
     for k in (2, 3, 4, 5, 6, 8, 12, 16):
         run = SIMULATED / "radix-sweep-560" / f"radix-{k}" / "default"
-        result = subprocess.run([str(BINARY), "--from-results", str(run / "raw.csv"),
-                                 "--alpha-beta", str(run / "fit.txt"), "--format", "tsv",
-                                 "--max-mem", "1"], capture_output=True, text=True, timeout=300)
-        assert result.returncode == 0, result.stderr
-        rows = list(csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
+        rows = model_rows(run / "raw.csv", run / "fit.txt")
         assert {r["radix"] for r in rows if r["op"].startswith("Binomialk")} == {str(k)}
         for (op, dist, b), x in ratios(rows, {"Binomialk_Gatherv", "Binomialk_Scatterv"}).items():
             found[(k, op, dist, b)] = x
