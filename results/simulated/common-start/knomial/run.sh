@@ -11,6 +11,10 @@ set -euo pipefail
 USAGE="usage: run.sh P RPN K DISTS window|barrier"
 P=${1:?$USAGE} RPN=${2:?$USAGE} K=${3:?$USAGE} DISTS=${4:?$USAGE} SYNC=${5:?$USAGE}
 DIR=results/simulated/common-start/knomial
+for v in "P=$P" "RPN=$RPN" "K=$K"; do
+  case "${v#*=}" in ''|*[!0-9]*|0*) echo "run.sh: ${v%%=*} must be a whole number >= 1, not '${v#*=}'" >&2; exit 2 ;; esac
+done
+case "$SYNC" in window|barrier) ;; *) echo "run.sh: SYNC must be window or barrier, not '$SYNC'" >&2; exit 2 ;; esac
 NODES=$(( (P + RPN - 1) / RPN ))
 if [ "$NODES" -gt 400 ]; then echo "run.sh: $P ranks at $RPN a node need $NODES nodes; paper-qdr80.xml has 400" >&2; exit 2; fi
 HOSTS=$(mktemp)
