@@ -4,7 +4,8 @@
 # one rank a node: RPN 1), Binomialk's radix K, irrbench's --dists and --sync (window: a common
 # start; barrier: the harness's default). From the repository root after scripts/build smpi and
 # scripts/build-smpi-waitany-fix; writes raw-P-RPN-kK-DISTS-SYNC.csv here. OPS: irrbench --ops
-# (default Binomialk_Scatterv,Binomialk_Gatherv); B: --b (default 1); NREP, WARMUP (2 and 1);
+# (default Binomialk_Scatterv,Binomialk_Gatherv); B: --b (default 1; another b is named -bB in the
+# file); NREP, WARMUP (2 and 1);
 # IPROBE: SMPI's poll pause in seconds (smpi/iprobe; default the calibrated 1e-8), the file then
 # named -iprobeIPROBE.
 set -euo pipefail
@@ -24,7 +25,8 @@ export TUWCOLL_RANKS_PER_NODE=$RPN TUWCOLL_RADIX="Binomialk=$K"
 export TUWCOLL_MODEL_FIT=$PWD/results/simulated/radix-6400-greedy/default/fit.txt
 mapfile -t CONFIG < <(scripts/simulate --print-config)
 SUFFIX=""
-if [ -n "${IPROBE:-}" ]; then CONFIG+=("--cfg=smpi/iprobe:$IPROBE"); SUFFIX="-iprobe$IPROBE"; fi
+if [ "${B:-1}" != 1 ]; then SUFFIX="-b$B"; fi
+if [ -n "${IPROBE:-}" ]; then CONFIG+=("--cfg=smpi/iprobe:$IPROBE"); SUFFIX="$SUFFIX-iprobe$IPROBE"; fi
 smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix.so" -np "$P" \
   -platform "$PWD/harness/platforms/paper-qdr80.xml" -hostfile "$HOSTS" \
   "${CONFIG[@]}" --log=root.thres:warning build/smpi/harness/irrbench \
