@@ -60,7 +60,7 @@ std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** envi
 }
 
 std::string ScatterStepRecord(int step, bool by_model) {
-  return std::to_string(step) + (by_model ? " model-by-size3-rates" : " TUWCOLL_SCATTER_STEP");
+  return std::to_string(step) + (by_model ? " model-heavy-radix" : " TUWCOLL_SCATTER_STEP");
 }
 
 bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model, int* rule) {
@@ -75,6 +75,7 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
                     : how == "model-by-size"        ? 2
                     : how == "model-by-size3"       ? 3
                     : how == "model-by-size3-rates" ? 4
+                    : how == "model-heavy-radix"    ? 5
                     : how == "TUWCOLL_SCATTER_STEP" ? 0
                                                     : -1;
   if (which < 0) return false;

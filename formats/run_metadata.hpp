@@ -30,15 +30,17 @@ std::string EnvironmentKind(const std::string& name);
 std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** environment);
 
 // irrbench's record of a small TUWk_Scatterv call's greedy step (tuwcoll_scatter_step):
-// "S model-by-size3-rates" where the library's model chose S for 4-byte blocks and chooses per
-// size class of three significant bits, equal node ranges included, its shared sends at their
-// sizes' rates (tree::SmallCallRule::kEqualNodeRangesAtSizeRates); "S model-by-size3" in files
-// of the builds before (kEqualNodeRangesBySize), "S model-by-size" in those with two bits
-// (kEqualNodeRangesByCoarseSize), "S model" in those before (kGreedy); "S TUWCOLL_SCATTER_STEP"
-// where that setting forced S for every small call (S as TUWk_Scatter_step gives it: a two-level
-// tree's code, tuwcoll.h). ParseScatterStepRecord: false for anything else (a negative S
-// included); *rule: which (1 "model", 2 "model-by-size", 3 "model-by-size3", 4
-// "model-by-size3-rates"; 0 for a forced step), tree::SmallCallRuleOfRecord's argument.
+// "S model-heavy-radix" where the library's model chose S for 4-byte blocks and chooses per size
+// class of three significant bits, equal node ranges included, its shared sends at their sizes'
+// rates, a call with a heavy block on the radix tree
+// (tree::SmallCallRule::kHeavyBlocksOnRadixTree); "S model-by-size3-rates" in files of the builds
+// before (kEqualNodeRangesAtSizeRates), "S model-by-size3" before those (kEqualNodeRangesBySize),
+// "S model-by-size" in those with two bits (kEqualNodeRangesByCoarseSize), "S model" in those
+// before (kGreedy); "S TUWCOLL_SCATTER_STEP" where that setting forced S for every small call (S as
+// TUWk_Scatter_step gives it: a two-level tree's code, tuwcoll.h). ParseScatterStepRecord: false
+// for anything else (a negative S included); *rule: which (1 "model", 2 "model-by-size", 3
+// "model-by-size3", 4 "model-by-size3-rates", 5 "model-heavy-radix"; 0 for a forced step),
+// tree::SmallCallRuleOfRecord's argument.
 std::string ScatterStepRecord(int step, bool by_model);
 bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model,
                             int* rule = nullptr);

@@ -371,5 +371,17 @@ TEST(LogGP, RadixMattersWhereLatencyDominates) {
   EXPECT_GE(two, 63 * (1 << 20) * 1e-3);  // the root's link
 }
 
+// A small call with a block above 4 KiB takes the radix tree under the library's rule, not under
+// the rules before it; the records name the rules in order.
+TEST(LogGP, HeavyBlockTakesTheRadixTree) {
+  EXPECT_FALSE(SmallCallOnRadixTree({0, 4096, 0, 4096}));
+  EXPECT_TRUE(SmallCallOnRadixTree({0, 4097, 0, 0}));
+  EXPECT_FALSE(SmallCallOnRadixTree({0, 4097}, SmallCallRule::kEqualNodeRangesAtSizeRates));
+  EXPECT_FALSE(SmallCallOnRadixTree({}));
+  EXPECT_EQ(SmallCallRuleOfRecord(4), SmallCallRule::kEqualNodeRangesAtSizeRates);
+  EXPECT_EQ(SmallCallRuleOfRecord(5), SmallCallRule::kHeavyBlocksOnRadixTree);
+  EXPECT_EQ(kLibrarySmallCallRule, SmallCallRule::kHeavyBlocksOnRadixTree);
+}
+
 }  // namespace
 }  // namespace tuw::tree

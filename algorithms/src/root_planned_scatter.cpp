@@ -7,7 +7,8 @@
 // children. A small call (tree::OneMessageCall) sends each child its sizes and its data in one
 // message, taken by a receive posted with room for the largest: no message more than the data
 // phase of a start of TUWk_Scatterv_init; and its tree is the one the root picks by the LogGP
-// model (ModelScatterStep): the radix tree or, where latency rules (b = 1), the LogP-greedy tree
+// model (ModelScatterStep; the radix tree where a block is heavy, tree::SmallCallOnRadixTree): the
+// radix tree or, where latency rules (b = 1), the LogP-greedy tree
 // (tree/greedy_tree.hpp), whose shape depends on a range's number of ranks only and is named in
 // every message's header. A larger one sends the sizes a level ahead of the data,
 // which then moves along the tree as in every scatter here (ExecuteScatter, in pieces where
@@ -272,8 +273,9 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
     return local_error;
   }
   if (tree::OneMessageCall(block_bytes.data(), ctx.size, MaxMessageBytes())) {
-    const int step = step_setting >= 0
-                         ? step_setting
+    const int step = step_setting >= 0 ? step_setting
+                     : tree::SmallCallOnRadixTree(block_bytes)
+                         ? 0  // a heavy block
                          : ModelScatterStep(ctx.size, tree::ShapeBlockBytes(block_bytes), radix,
                                             args.root, ranks_per_node);
     const tree::NodeView view =

@@ -619,16 +619,24 @@ int SizeClassBits(SmallCallRule rule) {
       return 2;
     case SmallCallRule::kEqualNodeRangesBySize:
     case SmallCallRule::kEqualNodeRangesAtSizeRates:
+    case SmallCallRule::kHeavyBlocksOnRadixTree:
       break;
   }
   return 3;
 }
 
 SmallCallRule SmallCallRuleOfRecord(int record) {
-  if (record >= 4) return SmallCallRule::kEqualNodeRangesAtSizeRates;
+  if (record >= 5) return SmallCallRule::kHeavyBlocksOnRadixTree;
+  if (record == 4) return SmallCallRule::kEqualNodeRangesAtSizeRates;
   if (record == 3) return SmallCallRule::kEqualNodeRangesBySize;
   if (record == 2) return SmallCallRule::kEqualNodeRangesByCoarseSize;
   return SmallCallRule::kGreedy;
+}
+
+bool SmallCallOnRadixTree(const std::vector<std::int64_t>& block_bytes, SmallCallRule rule) {
+  if (rule != SmallCallRule::kHeavyBlocksOnRadixTree) return false;
+  return std::any_of(block_bytes.begin(), block_bytes.end(),
+                     [](std::int64_t bytes) { return bytes > kHeavyBlockBytes; });
 }
 
 std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes, SmallCallRule rule) {
@@ -651,7 +659,8 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes, Small
 int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& costs,
                       int root, SmallCallRule rule) {
   LogGPParams params = costs;  // the rule says how shared sends are priced
-  params.latency_by_size = rule == SmallCallRule::kEqualNodeRangesAtSizeRates;
+  params.latency_by_size = rule == SmallCallRule::kEqualNodeRangesAtSizeRates ||
+                           rule == SmallCallRule::kHeavyBlocksOnRadixTree;
   const std::vector<std::int64_t> blocks(p, block_bytes);
   if (p <= 2 || !OneMessageCall(blocks.data(), p, params.one_message_max_bytes)) return 0;
   const auto greedy = [&](const std::vector<std::int64_t>& b, int code) {

@@ -58,10 +58,10 @@ struct LogGPParams {
   // A message's time on the wire at `level` (after L; the link is busy that long): bytes * G,
   // or with a measured curve everything above L + 2o.
   double Wire(const LogGPLevel& level, std::int64_t bytes) const;
-  // Where true (irrmodel's pricing, and the library's choices under kEqualNodeRangesAtSizeRates;
-  // the earlier rules' without it), the messages a parent sends together
-  // (Machine::ArrivalsShared: processor sharing on its link) split their measured one-way time: the
-  // bytes at the curve's per-byte rate for their size, where the curve is steady there
+  // Where true (irrmodel's pricing, and the library's choices under kEqualNodeRangesAtSizeRates
+  // and kHeavyBlocksOnRadixTree; the earlier rules' without it), the messages a parent sends
+  // together (Machine::ArrivalsShared: processor sharing on its link) split their measured one-way
+  // time: the bytes at the curve's per-byte rate for their size, where the curve is steady there
   // (MeasuredCurve::SteadySlopeAt), share the link; the rest is the message's own latency, which no
   // other message shares. SimGrid moves a message at its share of a link times a factor of its size
   // and starts it after a latency times another: 1426-3483 bytes cost 0.51 ns/B, yet a 1600-byte
@@ -194,23 +194,41 @@ struct RadixCosts {
 // us; TUW_Scatterv 144.5); Spikes there (mean 403 bytes, 378 of the old rounding) priced as 256
 // took 17 (122.99 us), as 320 34 (96.94). kEqualNodeRangesByCoarseSize: the same rule on two
 // significant bits (32, 48, 64, 96, ...), the builds from 0a65247 (irrbench's "S model-by-size";
-// the rule's own record "S model-by-size3"). kEqualNodeRangesAtSizeRates (libtuwcoll's rule since
-// 2026-11-28): kEqualNodeRangesBySize with a parent's shared sends priced at their sizes' per-byte
-// rates (LogGPParams::latency_by_size): simulated p = 6400, b = 1 its trees took 32.17 (Same,
-// Alternating), 40.59, 38.83, 38.43 us (Random, Spikes, Decreasing) against
+// the rule's own record "S model-by-size3"). kEqualNodeRangesAtSizeRates (libtuwcoll's rule on
+// 2026-11-28, "S model-by-size3-rates"): kEqualNodeRangesBySize with a parent's shared sends priced
+// at their sizes' per-byte rates (LogGPParams::latency_by_size): simulated p = 6400, b = 1 its
+// trees took 32.17 (Same, Alternating), 40.59, 38.83, 38.43 us (Random, Spikes, Decreasing) against
 // kEqualNodeRangesBySize's 33.21, 42.99, 44.96, 43.45; at p = 560, b = 10 within -4.2 ... +3.5 % of
-// it (results/simulated/equal-node-ranges).
+// it (results/simulated/equal-node-ranges). kHeavyBlocksOnRadixTree (libtuwcoll's rule since
+// its record "S model-heavy-radix"): kEqualNodeRangesAtSizeRates, but a call with a heavy block
+// (SmallCallOnRadixTree) takes the radix tree.
 enum class SmallCallRule {
   kGreedy,
   kEqualNodeRangesByCoarseSize,
   kEqualNodeRangesBySize,
-  kEqualNodeRangesAtSizeRates
+  kEqualNodeRangesAtSizeRates,
+  kHeavyBlocksOnRadixTree
 };
-// The significant bits of a rule's size class (1, 2, 3, 3).
+constexpr SmallCallRule kLibrarySmallCallRule = SmallCallRule::kHeavyBlocksOnRadixTree;
+// The significant bits of a rule's size class (1, 2, 3, 3, 3).
 int SizeClassBits(SmallCallRule rule);
 // The rule of a run's record (irrbench's tuwcoll_scatter_step, formats::ParseScatterStepRecord:
-// 0 or 1 kGreedy, 2 the coarse rule, 3 kEqualNodeRangesBySize, 4 or more the rule now).
+// 0 or 1 kGreedy, 2 the coarse rule, 3 kEqualNodeRangesBySize, 4 kEqualNodeRangesAtSizeRates, 5
+// or more the rule now).
 SmallCallRule SmallCallRuleOfRecord(int record);
+// A small call's block above this is heavy: the shapes of a size class (greedy steps, equal node
+// ranges) are chosen for blocks of about the class's size and pass every block through their
+// levels, while the adaptive radix tree puts a heavy block's owner next to the root. The measure
+// is kByteCutMinPartBytes's, bytes that cost about a message's latency. Simulated at p = 560
+// (paper-560.xml, Two blocks, the class's shape against the radix tree): blocks of 4000 bytes
+// 16.60 against 18.31 us, of 40 000 bytes 88.10 against 52.64 (TUW_Scatterv 67.88); the model
+// puts the change between 4 and 6 KiB there, at p = 6400 between 12 and 16 KiB (the radix tree
+// then still models faster than TUW_Scatterv).
+constexpr std::int64_t kHeavyBlockBytes = kByteCutMinPartBytes;
+// Whether the small call of these blocks takes the radix tree under `rule`: a block above
+// kHeavyBlockBytes under kHeavyBlocksOnRadixTree (never under the rules before).
+bool SmallCallOnRadixTree(const std::vector<std::int64_t>& block_bytes,
+                          SmallCallRule rule = kLibrarySmallCallRule);
 // The least modelled gain for which the rule leaves the greedy choice for equal ranges: the
 // model's error on the latency-bound trees (measured / LogGP 1.20-1.54) exceeds the margins there.
 // Simulated p = 560, b = 1, Random (mean 6 bytes): b8/4 modelled 1.5 % faster than step 5 and
@@ -218,7 +236,7 @@ SmallCallRule SmallCallRuleOfRecord(int record);
 // b = 1) to 44 % (p = 560, b = 100).
 constexpr double kEqualRangesMinGain = 0.10;
 std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes,
-                             SmallCallRule rule = SmallCallRule::kEqualNodeRangesAtSizeRates);
+                             SmallCallRule rule = kLibrarySmallCallRule);
 // From `root` (0 by default): where params has two levels the root matters, since the greedy
 // tree's top ranges fall on other nodes from different roots. Where the call spans at least
 // kTwoLevelMinNodes nodes (TwoLevelSmallScatter), the tree is the two-level greedy tree
@@ -227,8 +245,7 @@ std::int64_t ShapeBlockBytes(const std::vector<std::int64_t>& block_bytes,
 // every small call (not held against the radix tree, which the model, without the shared link,
 // prices faster at p = 6400, b = 10: the simulation measured it 11 % slower).
 int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPParams& costs,
-                      int root = 0,
-                      SmallCallRule rule = SmallCallRule::kEqualNodeRangesAtSizeRates);
+                      int root = 0, SmallCallRule rule = kLibrarySmallCallRule);
 // Two levels of the small call's greedy tree from this many nodes on. The model gives each
 // process its own link and cannot rank one level against two (at p = 6400 it prices them within
 // 2 %); the simulation, where a node's 16 ranks share one link, measured them (b = 1, Same and

@@ -81,7 +81,8 @@ struct SmallCallChoices {
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
                 SmallCallChoices* choices) {
   const int p = static_cast<int>(blocks.size());
-  if (!tuw::tree::OneMessageCall(blocks.data(), p, choices->params.one_message_max_bytes)) {
+  if (!tuw::tree::OneMessageCall(blocks.data(), p, choices->params.one_message_max_bytes) ||
+      tuw::tree::SmallCallOnRadixTree(blocks, choices->rule)) {
     return 0;
   }
   const std::int64_t size_class = tuw::tree::ShapeBlockBytes(blocks, choices->rule);
@@ -259,7 +260,8 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   if (recorded_tuwk_init == 0) recorded_tuwk_init = recorded_tuwk;
   // TUWk_Scatterv's small calls: on the tree a TUWCOLL_SCATTER_STEP run forced (irrbench records
   // "S TUWCOLL_SCATTER_STEP"), else on the model's choice, recomputed per call as the library
-  // makes it: with the rule of the run's build ("S model-by-size3-rates": equal node ranges by
+  // makes it: with the rule of the run's build ("S model-heavy-radix": a call with a heavy block
+  // on the radix tree, the others as "S model-by-size3-rates": equal node ranges by
   // size classes of three significant bits, on the fit's curves, shared sends at their sizes'
   // rates; "S model-by-size3" the same at the old split; "S model-by-size" on two bits; "S
   // model", or no record: the greedy rule before them, on the fit's line).
@@ -272,11 +274,11 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     tuw::tree::GreedyShape shape;
     if (!formats::ParseScatterStepRecord(record, &step, &by_model, &rule_record) ||
         (step > 0 && !tuw::tree::ShapeOfCode(step, &shape))) {
-      *error =
-          "--from-results: tuwcoll_scatter_step=" + record +
-          " is not 'S model-by-size3-rates', 'S model-by-size3', 'S model-by-size', 'S model' or "
-          "'S TUWCOLL_SCATTER_STEP' with S in 0..64 "
-          "or a two-level tree's code (tuwcoll.h)";
+      *error = "--from-results: tuwcoll_scatter_step=" + record +
+               " is not 'S model-heavy-radix', 'S model-by-size3-rates', 'S model-by-size3', "
+               "'S model-by-size', 'S model' or "
+               "'S TUWCOLL_SCATTER_STEP' with S in 0..64 "
+               "or a two-level tree's code (tuwcoll.h)";
       return false;
     }
     if (!by_model) small_call_step = step;

@@ -111,7 +111,7 @@ def test_resume_refuses_other_method_and_existing_file(openmpi, tmp_path):
     assert openmpi.run(2, *step, env_extra={"TUWCOLL_SCATTER_STEP": "5"}).returncode == 0
     r = openmpi.run(2, *step, "--resume")
     assert r.returncode == 2 and "tuwcoll_scatter_step=5 TUWCOLL_SCATTER_STEP" in r.stderr \
-        and "tuwcoll_scatter_step=0 model-by-size3-rates" in r.stderr, r.stderr
+        and "tuwcoll_scatter_step=0 model-heavy-radix" in r.stderr, r.stderr
 
 
 BAD_INPUTS = [
@@ -221,7 +221,7 @@ def test_radix_k_runs_record_their_radixes(openmpi, tmp_path):
     assert r.returncode == 0, r.stderr
     meta, rows = irrcsv.read(tmp_path / "k.csv")
     assert meta["tuwcoll_radix"] == "TUWk=3 Binomialk=3 TUWk_init=3"
-    assert meta["tuwcoll_scatter_step"].endswith(" model-by-size3-rates")
+    assert meta["tuwcoll_scatter_step"].endswith(" model-heavy-radix")
     assert meta["tuwcoll_small_call_max_bytes"] == str(512 * 1024)  # tree::kOneMessageMaxBytes
     assert {row["status"] for row in rows} == {"ok"}
     r = openmpi.run(2, "--ops", "TUWk_Gatherv", *args, "--out", tmp_path / "bad.csv",

@@ -262,6 +262,29 @@ def test_a_forced_scatter_step_is_priced_as_recorded(tmp_path):
         assert f"tuwcoll_scatter_step={bad} is not" in result.stderr, result.stderr
 
 
+def test_a_heavy_block_takes_the_radix_tree(tmp_path):
+    """A build of the rule "S model-heavy-radix" sends a small call with a block above 4 KiB
+    (tree::kHeavyBlockBytes) on the radix tree (24, as a forced 0 above), one of lighter blocks on
+    the model's shape (the star, 14); the builds before put both on the shape. No bytes cost time
+    on this fit, so only the tree tells them apart."""
+    fit = tmp_path / "fit.txt"
+    fit.write_text("alpha_us=12\nbeta_us_per_byte=0\ngamma_us_per_byte=0\n"
+                   "overhead_us=1\ngap_us=1\n")
+    loggp = {}
+    for record in ("3 model-heavy-radix", "3 model-by-size3-rates"):
+        for b in (1000, 1025):  # 4000 and 4100 bytes a block (MPI_INT)
+            raw = write_raw(tmp_path / f"{record.replace(' ', '-')}-{b}.csv",
+                            [("TUWk_Scatterv", "same", b, 4 * b, 4 * b, [20e-6] * 3)], root=0,
+                            meta=[("tuwcoll_radix", "TUWk=2 Binomialk=2 TUWk_init=2"),
+                                  ("sync", "window"), ("tuwcoll_scatter_step", record)])
+            table, _ = predictions(raw, fit)
+            loggp[record, b] = float(table.set_index("op").loc["TUWk_Scatterv", "loggp_us"])
+    assert loggp["3 model-heavy-radix", 1000] == pytest.approx(14)
+    assert loggp["3 model-heavy-radix", 1025] == pytest.approx(24)
+    assert loggp["3 model-by-size3-rates", 1000] == pytest.approx(14)
+    assert loggp["3 model-by-size3-rates", 1025] == pytest.approx(14)
+
+
 def test_one_run_writes_the_table_and_the_tsv(tmp_path):
     """--tsv-out: the tsv of the same run, byte for byte what --format tsv prints (analyse-run
     writes model.txt and model.tsv from one run of the model)."""
