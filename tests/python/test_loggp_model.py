@@ -144,6 +144,34 @@ def test_the_library_runs_the_small_call_tree_its_model_names():
         assert library[key] < before[key], key
 
 
+def test_a_heavy_block_takes_the_radix_tree_in_the_simulation():
+    """radix-560-current/heavy-blocks: Two blocks at p = 560. At b = 10^4 (two blocks of 40 000
+    bytes, a small call of 80 KB) the library's rule (record "S model-heavy-radix") took exactly
+    the forced radix tree's time (TUWCOLL_SCATTER_STEP=0), which beats TUW_Scatterv and the greedy
+    step 5 the size class names (and the equal node ranges the rule before took:
+    radix-560-current/default, 88.10 us); at b = 1000 (4000 bytes, not heavy) it keeps step 5,
+    faster there than the radix tree. irrmodel prices each library run as the tree forced."""
+    runs = SIMULATED / "radix-560-current" / "heavy-blocks"
+    fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
+    key = ("TUWk_Scatterv", "two_blocks")
+
+    def run(step, b):
+        raw = runs / f"raw-560-{step}-two_blocks-b{b}.csv"
+        loggp = {(r["op"], r["distribution"]): float(r["loggp_us"]) for r in model_rows(raw, fit)}
+        return medians(raw), loggp[key]
+
+    for b, chosen, other in ((10000, "0", "5"), (1000, "5", "0")):
+        (library, library_model), (forced, forced_model) = run("model", b), run(chosen, b)
+        (elsewhere, _) = run(other, b)
+        assert library[key + (b,)] == pytest.approx(forced[key + (b,)], rel=1e-3), b
+        assert library_model == pytest.approx(forced_model, rel=1e-6), b
+        assert library[key + (b,)] < elsewhere[key + (b,)], b
+    library, _ = run("model", 10000)
+    assert library[key + (10000,)] < library[("TUW_Scatterv", "two_blocks", 10000)]
+    before = medians(SIMULATED / "radix-560-current" / "default" / "raw.csv")
+    assert library[key + (10000,)] < 0.7 * before[key + (10000,)]
+
+
 def test_knomial_trees_at_every_radix_within_half():
     """Binomialk at k = 2 ... 16 (radix-sweep-560, each run with its own fit), b <= 100: 288 cases
     within [1/1.45, 1.45] (0.81-1.41; 0.58-1.77 when a probed message counted as taken on arrival,
