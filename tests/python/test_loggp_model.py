@@ -183,6 +183,11 @@ def test_a_heavy_block_takes_the_radix_tree_in_the_simulation():
     assert library[key + (10000,)] < library[("TUW_Scatterv", "two_blocks", 10000)]
     before = medians(SIMULATED / "radix-560-current" / "default" / "raw.csv")
     assert library[key + (10000,)] < 0.7 * before[key + (10000,)]
+    # p = 6400: the radix tree against b12/4, the tree the rule before named there.
+    library = medians(runs / "raw-6400-model-two_blocks-b10000.csv")
+    before = medians(runs / "raw-6400-b12_4-two_blocks-b10000.csv")
+    assert library[key + (10000,)] < library[("TUW_Scatterv", "two_blocks", 10000)]
+    assert library[key + (10000,)] < 0.7 * before[key + (10000,)]
 
 
 def test_knomial_trees_at_every_radix_within_half():
