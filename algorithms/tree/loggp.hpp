@@ -199,9 +199,9 @@ struct RadixCosts {
 // at their sizes' per-byte rates (LogGPParams::latency_by_size): simulated p = 6400, b = 1 its
 // trees took 32.17 (Same, Alternating), 40.59, 38.83, 38.43 us (Random, Spikes, Decreasing) against
 // kEqualNodeRangesBySize's 33.21, 42.99, 44.96, 43.45; at p = 560, b = 10 within -4.2 ... +3.5 % of
-// it (results/simulated/equal-node-ranges). kHeavyBlocksOnRadixTree (libtuwcoll's rule since
-// its record "S model-heavy-radix"): kEqualNodeRangesAtSizeRates, but a call with a heavy block
-// (SmallCallOnRadixTree) takes the radix tree.
+// it (results/simulated/equal-node-ranges). kHeavyBlocksOnRadixTree (libtuwcoll's rule now,
+// irrbench's record "S model-heavy-radix"): kEqualNodeRangesAtSizeRates, but a call with a heavy
+// block (SmallCallOnRadixTree) takes the radix tree.
 enum class SmallCallRule {
   kGreedy,
   kEqualNodeRangesByCoarseSize,
@@ -221,9 +221,10 @@ SmallCallRule SmallCallRuleOfRecord(int record);
 // levels, while the adaptive radix tree puts a heavy block's owner next to the root. The measure
 // is kByteCutMinPartBytes's, bytes that cost about a message's latency. Simulated at p = 560
 // (paper-560.xml, Two blocks, the class's shape against the radix tree): blocks of 4000 bytes
-// 16.60 against 18.31 us, of 40 000 bytes 88.10 against 52.64 (TUW_Scatterv 67.88); the model
-// puts the change between 4 and 6 KiB there, at p = 6400 between 12 and 16 KiB (the radix tree
-// then still models faster than TUW_Scatterv).
+// 16.60 against 18.31 us, of 40 000 bytes 88.10 against 52.65 (TUW_Scatterv 67.88); at p = 6400
+// (40 000 bytes) 112.92 against 68.76 (73.71). The model puts the change between 4 and 6 KiB at
+// p = 560, between 12 and 16 KiB at p = 6400 (the radix tree there still models faster than
+// TUW_Scatterv from 4 KiB on; results/simulated/radix-560-current).
 constexpr std::int64_t kHeavyBlockBytes = kByteCutMinPartBytes;
 // Whether the small call of these blocks takes the radix tree under `rule`: a block above
 // kHeavyBlockBytes under kHeavyBlocksOnRadixTree (never under the rules before).
