@@ -59,8 +59,17 @@ std::vector<std::pair<std::string, std::string>> RecordedEnvironment(char** envi
   return recorded;
 }
 
+namespace {
+// The record's words by rule number (ParseScatterStepRecord's *rule): a forced step, then the
+// library's rules in the order they came; the last is the one this build writes.
+constexpr const char* kScatterStepWords[] = {"TUWCOLL_SCATTER_STEP", "model",
+                                             "model-by-size",        "model-by-size3",
+                                             "model-by-size3-rates", "model-heavy-radix"};
+constexpr int kScatterStepRules = sizeof kScatterStepWords / sizeof kScatterStepWords[0];
+}  // namespace
+
 std::string ScatterStepRecord(int step, bool by_model) {
-  return std::to_string(step) + (by_model ? " model-heavy-radix" : " TUWCOLL_SCATTER_STEP");
+  return std::to_string(step) + " " + kScatterStepWords[by_model ? kScatterStepRules - 1 : 0];
 }
 
 bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model, int* rule) {
@@ -71,14 +80,9 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
       std::stoll(number) > INT_MAX) {
     return false;
   }
-  const int which = how == "model"                  ? 1
-                    : how == "model-by-size"        ? 2
-                    : how == "model-by-size3"       ? 3
-                    : how == "model-by-size3-rates" ? 4
-                    : how == "model-heavy-radix"    ? 5
-                    : how == "TUWCOLL_SCATTER_STEP" ? 0
-                                                    : -1;
-  if (which < 0) return false;
+  int which = 0;
+  while (which < kScatterStepRules && how != kScatterStepWords[which]) ++which;
+  if (which == kScatterStepRules) return false;
   *step = static_cast<int>(std::stoll(number));
   *by_model = which > 0;
   if (rule != nullptr) *rule = which;
