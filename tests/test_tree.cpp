@@ -5,6 +5,7 @@
 #include <random>
 #include <tuple>
 
+#include "carried_cubes.hpp"
 #include "greedy_tree.hpp"
 #include "hypercube_tree.hpp"
 #include "scatter_schedule.hpp"
@@ -634,3 +635,53 @@ TEST(GreedyTree, TwoLevelsTileWholeNodesAndFromTheRangeAlone) {
 
 }  // namespace
 }  // namespace tuw::tree
+
+// TUWk_Gatherv's carrying rule (carried_cubes.hpp), by hand: a group of three cubes of four ranks.
+TEST(CarriedCubes, HandDerivedGroupOfThree) {
+  using namespace tuw::tree;
+  const std::vector<CubeRange> group = {{0, 3}, {4, 7}, {8, 11}};
+  EXPECT_EQ(CarrierCube(group, 5), 1u);   // the root's cube
+  EXPECT_EQ(CarrierCube(group, 20), 2u);  // else the last
+  const CubeSummary small_at_hi{7, 100, 10};
+  EXPECT_TRUE(CarriesData(group[1], small_at_hi, true, 0, 8192));
+  EXPECT_FALSE(CarriesData(group[1], small_at_hi, false, 0, 8192));   // data spread
+  EXPECT_FALSE(CarriesData(group[1], {6, 100, 10}, true, 0, 8192));   // not at its last rank
+  EXPECT_FALSE(CarriesData(group[1], {7, 8193, 10}, true, 0, 8192));  // too large
+  EXPECT_TRUE(CarriesData(group[1], {7, 8192, 10}, true, 0, 8192));   // the limit itself
+  EXPECT_FALSE(CarriesData(group[1], small_at_hi, true, 5, 8192));    // holds the root
+  EXPECT_FALSE(CarriesData(group[1], small_at_hi, true, 0, -1));      // carrying off
+  // The root's cube (here the first, large and spread) need not carry; all the others must.
+  const std::vector<CubeSummary> cubes = {{1, 50000, 0}, {7, 100, 10}, {11, 0, 0}};
+  EXPECT_TRUE(GroupCarried(group, cubes, {false, true, true}, 1, 8192));
+  EXPECT_FALSE(GroupCarried(group, cubes, {false, false, true}, 1, 8192));
+  EXPECT_FALSE(GroupCarried(group, cubes, {false, true, true}, 20, 8192));  // no root: 1st too
+  EXPECT_FALSE(GroupCarried({{0, 3}}, {{3, 0, 0}}, {true}, 20, 8192));      // no partner
+}
+
+// BuildCarriedTree by hand: p = 4, radix 2, root 0, blocks of 4 bytes. At level 0 both pairs carry
+// (rank 1 to the root, rank 2 to rank 3, which then holds 8 bytes); at level 1 the pair {2, 3}
+// carries to the root where 8 bytes may be carried (no edge at all), and sends in the data phase
+// where only 4 may.
+TEST(CarriedCubes, HandDerivedFourRanks) {
+  using namespace tuw::tree;
+  const std::vector<std::int64_t> blocks = {4, 4, 4, 4};
+  std::vector<char> done;
+  std::vector<CarriedGroup> groups;
+  Tree all = BuildCarriedTree(blocks, 0, 2, 8, &groups, &done);
+  EXPECT_EQ(done, (std::vector<char>{0, 1, 1, 1}));
+  EXPECT_TRUE(all.nodes[0].children.empty());
+  EXPECT_EQ(all.nodes[0].bytes, 16);
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_TRUE(groups[0].merged && groups[1].merged && groups[2].merged);
+  EXPECT_EQ(groups[1].carrier, 1u);  // {2} and {3}: the last
+  EXPECT_EQ(groups[2].sends_data, (std::vector<char>{0, 1}));
+  Tree some = BuildCarriedTree(blocks, 0, 2, 4, nullptr, &done);
+  EXPECT_EQ(done, (std::vector<char>{0, 1, 1, 0}));
+  ASSERT_EQ(some.nodes[0].children.size(), 1u);
+  EXPECT_EQ(some.nodes[0].children[0], (ChildEdge{3, 1, 2, 3, 8, {}}));
+  EXPECT_EQ(some.nodes[3].own_bytes, 8);
+  EXPECT_EQ(some.nodes[3].parent, 0);
+  // No carrying: BuildTree's tree.
+  EXPECT_EQ(BuildCarriedTree(blocks, 0, 2, -1).nodes[2],
+            BuildTree(TreeKind::kAdaptive, blocks, 0, 2).nodes[2]);
+}
