@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../algorithms/src/internal.hpp"
+#include "carried_cubes.hpp"
 #include "hypercube_tree.hpp"
 #include "mpi_test_support.hpp"
 #include "scatter_schedule.hpp"
@@ -313,6 +314,62 @@ TEST(DistributedTree, EqualsPureTree) {
         EXPECT_TRUE(AllRanks(ok)) << "radix " << radix << " rank " << rank << " root " << root
                                   << " seed " << s << " parent " << view.parent << " vs "
                                   << pure.nodes[rank].parent;
+      }
+    }
+  }
+  MPI_Comm_free(&comm);
+}
+
+// TUWk_Gatherv's construction carrying small cubes (carried_cubes.hpp): every rank's view and
+// whether its part ended in the construction equal the pure BuildCarriedTree's, and the root and
+// each carrier hold exactly the bytes carried to them. Carry limits 0 (only empty cubes), 64 (a
+// mix of carried and not at the test's sizes) and 2048 (the library's: nearly all).
+TEST(DistributedTree, CarriedEqualsPureTree) {
+  const int p = Size(), rank = Rank();
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  for (std::int64_t max_bytes : {std::int64_t{0}, std::int64_t{64}, tuw::tree::kCarryMaxBytes}) {
+    for (int radix : {2, 3, 4}) {
+      for (int root : RootsToTry(p)) {
+        for (int s = 0; s < SeedCount(3); ++s) {
+          const std::vector<int> counts = RandomCounts(p, 91 * p + 5 * root + s);
+          std::vector<std::int64_t> bytes(counts.begin(), counts.end());
+          std::vector<char> pure_done;
+          const auto pure =
+              tuw::tree::BuildCarriedTree(bytes, root, radix, max_bytes, nullptr, &pure_done);
+          tuw::detail::CarriedData carried;
+          carried.max_bytes = max_bytes;
+          if (rank != root && bytes[rank] <= max_bytes) {
+            carried.bytes.assign(bytes[rank], static_cast<char>(rank));
+          }
+          tuw::tree::NodeView view;
+          int error_in_tree = -1;
+          const int rc =
+              tuw::detail::BuildAdaptiveView(comm, rank, p, root, radix, bytes[rank], MPI_SUCCESS,
+                                             &view, &error_in_tree, &carried);
+          // What the construction left here: the root's carried ranges, in rank order of their
+          // blocks, each filled with its ranks' bytes; a carrier's one range, its own view's.
+          bool data_ok = true;
+          std::int64_t held = 0;
+          for (const auto& r : carried.ranges) {
+            std::int64_t at = r.offset;
+            for (int i = r.lo; i <= r.hi; ++i) {
+              for (std::int64_t k = 0; k < bytes[i]; ++k) {
+                data_ok = data_ok && carried.bytes[at++] == static_cast<char>(i);
+              }
+            }
+            data_ok = data_ok && at == r.offset + r.bytes;
+            held += r.bytes;
+          }
+          if (rank != root && !carried.ranges.empty()) data_ok = data_ok && held == view.own_bytes;
+          const bool ok = rc == MPI_SUCCESS && view == pure.nodes[rank] &&
+                          carried.done == (pure_done[rank] != 0) && data_ok;
+          EXPECT_TRUE(AllRanks(ok))
+              << "carry " << max_bytes << " radix " << radix << " rank " << rank << " root " << root
+              << " seed " << s << " parent " << view.parent << " vs " << pure.nodes[rank].parent
+              << " own " << view.own_bytes << " vs " << pure.nodes[rank].own_bytes << " done "
+              << carried.done << " data " << data_ok;
+        }
       }
     }
   }

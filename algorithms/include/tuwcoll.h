@@ -11,6 +11,8 @@
  * The radix is TUWCOLL_RADIX where set (2 ... 64, the same on every process; another value is
  * MPI_ERR_ARG on every process, with a message), else the LogGP model's best for the group size
  * from the costs in TUWCOLL_MODEL_FIT (irrfit's fit.txt) or built-in ones (see README).
+ * TUWk_Gatherv's construction carries a small cube's data (at most 2048 bytes) with its summary,
+ * so that a call of small blocks needs no data phase.
  * TUWk_Scatterv on an intracommunicator needs no construction: its root, which knows every
  * count, plans the same tree and sends each child its subtree's sizes ahead of the data. As with
  * MPI_Scatterv, a non-root's bad count is then that process's error only (the root returns

@@ -9,9 +9,13 @@
 // the others' summaries, so that all gather roots of the group apply the same
 // tree::WinningCube decision and know whom they receive from or send to, and how many bytes.
 // For k = 2 these are the paper's messages: one exchange with the sibling, one summary told.
+// TUWk_Gatherv (carried != nullptr): a small cube's data rides on its summary to the group's
+// carrier, and a group of such cubes merges here (tree/carried_cubes.hpp).
 #include <algorithm>
 #include <array>
+#include <cstring>
 
+#include "../tree/carried_cubes.hpp"
 #include "internal.hpp"
 
 namespace tuw::detail {
@@ -20,12 +24,15 @@ namespace {
 struct Summary {
   tree::CubeSummary cube;
   int error = MPI_SUCCESS;  // the first bad-argument error class reported in the cube
+  bool held = true;         // all the cube's data is at its gather root (one rank, or carried)
 };
 
-using Wire = std::array<std::int64_t, 4>;
+using Wire = std::array<std::int64_t, 5>;
+constexpr int kWireBytes = static_cast<int>(sizeof(Wire));
+static_assert(kWireBytes == tree::kSummaryBytes, "the model prices the summary it sends");
 
 Wire ToWire(const Summary& s) {
-  return {s.cube.gather_root, s.cube.total_bytes, s.cube.root_bytes, s.error};
+  return {s.cube.gather_root, s.cube.total_bytes, s.cube.root_bytes, s.error, s.held ? 1 : 0};
 }
 
 Summary FromWire(const Wire& w) {
@@ -34,7 +41,22 @@ Summary FromWire(const Wire& w) {
   s.cube.total_bytes = w[1];
   s.cube.root_bytes = w[2];
   s.error = static_cast<int>(w[3]);
+  s.held = w[4] != 0;
   return s;
+}
+
+// One message of the construction: a summary, then the data carried with it (if any).
+struct Message {
+  Wire wire{};
+  std::vector<char> data;
+};
+
+// A received message's bytes (capacity: kWireBytes + what may be carried) split up.
+Message Parse(const std::vector<char>& bytes, int received) {
+  Message m;
+  std::memcpy(m.wire.data(), bytes.data(), kWireBytes);
+  m.data.assign(bytes.begin() + kWireBytes, bytes.begin() + std::max(received, kWireBytes));
+  return m;
 }
 
 // The group's cubes merged into the winner's: its gather root, everybody's bytes, the first
@@ -46,6 +68,27 @@ Summary MergeGroup(const std::vector<Summary>& members, std::size_t winner) {
     merged.cube.total_bytes += members[i].cube.total_bytes;
     if (merged.error == MPI_SUCCESS) merged.error = members[i].error;
   }
+  merged.held = false;  // (MergeCarried keeps it where the group merged at its carrier)
+  return merged;
+}
+
+bool GroupCarried(const std::vector<tree::CubeRange>& group, const std::vector<Summary>& members,
+                  int root, std::int64_t max_bytes) {
+  std::vector<tree::CubeSummary> cubes;
+  std::vector<bool> held;
+  for (const Summary& m : members) {
+    cubes.push_back(m.cube);
+    held.push_back(m.held);
+  }
+  return tree::GroupCarried(group, cubes, held, root, max_bytes);
+}
+
+// A carried group merged at its carrier: held there, unless that is the root's cube (whose data
+// is spread over the root's subtree, and which is never carried).
+Summary MergeCarried(const std::vector<tree::CubeRange>& group, const std::vector<Summary>& members,
+                     std::size_t carrier, int root) {
+  Summary merged = MergeGroup(members, carrier);
+  merged.held = !group[carrier].Contains(root);
   return merged;
 }
 
@@ -57,53 +100,87 @@ std::size_t Winner(const std::vector<tree::CubeRange>& group, const std::vector<
 }
 
 // The fixed roots' exchange: this cube's summary to every other cube's fixed root, theirs from
-// them (all at once, one latency). *others: one Wire per other cube, in group order.
+// them (all at once, one latency); `carry` (if any) goes with the summary to the group's cube
+// `carrier`, and this fixed root takes up to `capacity` carried bytes from each. *others: one
+// message per other cube, in group order.
 void ExchangeSummaries(MPI_Comm comm, const std::vector<tree::CubeRange>& group, std::size_t mine,
-                       const Wire& out, std::vector<Wire>* others, int* failure) {
-  others->assign(group.size() - 1, Wire{});
+                       const Wire& out, std::size_t carrier, const std::vector<char>* carry,
+                       std::int64_t capacity, std::vector<Message>* others, int* failure) {
+  const std::size_t n = group.size() - 1;
+  std::vector<std::vector<char>> in(n, std::vector<char>(kWireBytes + capacity));
+  std::vector<char> plain(kWireBytes), with_data;
+  std::memcpy(plain.data(), out.data(), kWireBytes);
+  if (carry != nullptr) {
+    with_data = plain;
+    with_data.insert(with_data.end(), carry->begin(), carry->end());
+  }
   std::vector<MPI_Request> requests;
   std::size_t k = 0;
   for (std::size_t i = 0; i < group.size(); ++i) {
     if (i == mine) continue;
     MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
-    Wire& in = (*others)[k++];
+    std::vector<char>& buffer = in[k++];
     WithRetry(failure, [&] {
-      return MPI_Irecv(in.data(), 4, MPI_INT64_T, group[i].hi, TUWCOLL_TAG_CONSTRUCT, comm, &r);
+      return MPI_Irecv(buffer.data(), static_cast<int>(buffer.size()), MPI_BYTE, group[i].hi,
+                       TUWCOLL_TAG_CONSTRUCT, comm, &r);
     });
   }
-  for (std::size_t i = 0; i < group.size(); ++i) {
+  // The carrier's message first: its data is on the critical path of a carried group.
+  for (std::size_t step = 0; step < group.size(); ++step) {
+    const std::size_t i = (carrier + step) % group.size();
     if (i == mine) continue;
     MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
+    const std::vector<char>& message = carry != nullptr && i == carrier ? with_data : plain;
     WithRetry(failure, [&] {
-      return MPI_Isend(out.data(), 4, MPI_INT64_T, group[i].hi, TUWCOLL_TAG_CONSTRUCT, comm, &r);
+      return MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE, group[i].hi,
+                       TUWCOLL_TAG_CONSTRUCT, comm, &r);
     });
   }
+  std::vector<MPI_Status> statuses(requests.size());
   WithRetry(failure, [&] {
-    return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), statuses.data());
   });
+  others->clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    int received = kWireBytes;
+    MPI_Get_count(&statuses[i], MPI_BYTE, &received);
+    others->push_back(Parse(in[i], received));
+  }
 }
 
 // The group's summaries with this cube's own in its place.
-std::vector<Summary> Members(const std::vector<Wire>& others, std::size_t mine,
+std::vector<Summary> Members(const std::vector<Message>& others, std::size_t mine,
                              const Summary& own) {
   std::vector<Summary> members;
   std::size_t k = 0;
   for (std::size_t i = 0; i <= others.size(); ++i) {
-    members.push_back(i == mine ? own : FromWire(others[k++]));
+    members.push_back(i == mine ? own : FromWire(others[k++].wire));
   }
   return members;
+}
+
+// The carried data of a carried group's other cubes (in group order), from the messages of the
+// exchange; false where one does not have its summary's size.
+bool CarriedParts(const std::vector<Message>& others, std::vector<const Message*>* parts) {
+  parts->clear();
+  for (const Message& m : others) {
+    if (static_cast<std::int64_t>(m.data.size()) != m.wire[1]) return false;
+    parts->push_back(&m);
+  }
+  return true;
 }
 
 }  // namespace
 
 int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radix,
                       std::int64_t own_bytes, int local_error, tree::NodeView* view,
-                      int* error_in_tree) {
+                      int* error_in_tree, CarriedData* carried) {
   *view = tree::NodeView{};
   view->rank = rank;
   view->own_bytes = own_bytes;
+  const std::int64_t carry_max = carried != nullptr ? carried->max_bytes : -1;
 
-  const Summary own{{rank, own_bytes, own_bytes}, local_error};
+  const Summary own{{rank, own_bytes, own_bytes}, local_error, true};
   Summary as_fixed_root = own;   // valid while this rank is the last rank of its cube
   Summary as_gather_root = own;  // valid while gathering
   bool gathering = true;
@@ -118,30 +195,95 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
         std::find_if(group.begin(), group.end(),
                      [&](const tree::CubeRange& c) { return c.lo == mine_range.lo; }) -
         group.begin());
+    const std::size_t carrier = tree::CarrierCube(group, root);
 
-    std::vector<Wire> others;  // the other cubes' summaries, in group order
+    std::vector<Message> others;  // the other cubes' summaries (and carried data), group order
     const bool fixed_root = rank == mine_range.hi;
     if (fixed_root) {
-      ExchangeSummaries(private_comm, group, mine, ToWire(as_fixed_root), &others, &failure);
-      if (as_fixed_root.cube.gather_root != rank) {
+      // A carried cube's data is at its fixed root, this rank: carried->bytes.
+      const bool carries =
+          tree::CarriesData(mine_range, as_fixed_root.cube, as_fixed_root.held, root, carry_max);
+      const std::int64_t capacity = mine == carrier ? std::max<std::int64_t>(carry_max, 0) : 0;
+      ExchangeSummaries(private_comm, group, mine, ToWire(as_fixed_root), carrier,
+                        carries ? &carried->bytes : nullptr, capacity, &others, &failure);
+      std::vector<Summary> members = Members(others, mine, as_fixed_root);
+      const bool merged_here = GroupCarried(group, members, root, carry_max);
+      if (as_fixed_root.cube.gather_root != rank) {  // tell the gather root (with the data)
+        std::vector<char> inform;
+        for (const Message& m : others) {
+          inform.insert(inform.end(), reinterpret_cast<const char*>(m.wire.data()),
+                        reinterpret_cast<const char*>(m.wire.data()) + kWireBytes);
+        }
+        if (merged_here) {
+          for (const Message& m : others) inform.insert(inform.end(), m.data.begin(), m.data.end());
+        }
         WithRetry(&failure, [&] {
-          return MPI_Send(others.data(), static_cast<int>(4 * others.size()), MPI_INT64_T,
+          return MPI_Send(inform.data(), static_cast<int>(inform.size()), MPI_BYTE,
                           as_fixed_root.cube.gather_root, TUWCOLL_TAG_INFORM, private_comm);
         });
       }
-      const std::vector<Summary> members = Members(others, mine, as_fixed_root);
-      as_fixed_root = MergeGroup(members, Winner(group, members, root));
+      as_fixed_root = merged_here ? MergeCarried(group, members, carrier, root)
+                                  : MergeGroup(members, Winner(group, members, root));
     }
 
     if (!gathering) continue;
-    if (!fixed_root) {
-      others.assign(group.size() - 1, Wire{});
+    if (!fixed_root) {  // told by the fixed root: its summaries, then any data carried
+      const std::size_t n = group.size() - 1;
+      std::vector<char> inform(n * (kWireBytes + std::max<std::int64_t>(carry_max, 0)));
+      MPI_Status status;
       WithRetry(&failure, [&] {
-        return MPI_Recv(others.data(), static_cast<int>(4 * others.size()), MPI_INT64_T,
-                        mine_range.hi, TUWCOLL_TAG_INFORM, private_comm, MPI_STATUS_IGNORE);
+        return MPI_Recv(inform.data(), static_cast<int>(inform.size()), MPI_BYTE, mine_range.hi,
+                        TUWCOLL_TAG_INFORM, private_comm, &status);
       });
+      int received = static_cast<int>(n) * kWireBytes;
+      MPI_Get_count(&status, MPI_BYTE, &received);
+      others.assign(n, Message{});
+      std::size_t at = n * kWireBytes;
+      for (std::size_t i = 0; i < n; ++i) {
+        std::memcpy(others[i].wire.data(), inform.data() + i * kWireBytes, kWireBytes);
+      }
+      if (received > static_cast<int>(at)) {  // carried: each cube's data, its summary's size
+        for (Message& m : others) {
+          const std::size_t size = static_cast<std::size_t>(
+              std::clamp<std::int64_t>(m.wire[1], 0, static_cast<std::int64_t>(received) - at));
+          m.data.assign(inform.begin() + at, inform.begin() + at + size);
+          at += size;
+        }
+      }
     }
     const std::vector<Summary> members = Members(others, mine, as_gather_root);
+    if (GroupCarried(group, members, root, carry_max)) {
+      if (mine != carrier) {  // this cube's data went to the carrier: nothing more to do here
+        gathering = false;
+        carried->done = true;
+        continue;
+      }
+      std::vector<const Message*> parts;  // (the carrier's messages all carry data)
+      if (!CarriedParts(others, &parts) && failure == MPI_SUCCESS) failure = MPI_ERR_INTERN;
+      if (rank == root) {  // each other cube's data: one range to unpack
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < group.size(); ++i) {
+          if (i == mine) continue;
+          const Message* m = k < parts.size() ? parts[k] : nullptr;
+          ++k;
+          if (m == nullptr) continue;
+          carried->ranges.push_back({group[i].lo, group[i].hi,
+                                     static_cast<std::int64_t>(carried->bytes.size()),
+                                     static_cast<std::int64_t>(m->data.size())});
+          carried->bytes.insert(carried->bytes.end(), m->data.begin(), m->data.end());
+        }
+      } else {  // the last cube's fixed root: the group's data in rank order, its own last
+        std::vector<char> merged;
+        for (const Message* m : parts) merged.insert(merged.end(), m->data.begin(), m->data.end());
+        merged.insert(merged.end(), carried->bytes.begin(), carried->bytes.end());
+        carried->bytes.swap(merged);
+        const std::int64_t size = static_cast<std::int64_t>(carried->bytes.size());
+        carried->ranges.assign(1, {group.front().lo, group.back().hi, 0, size});
+      }
+      as_gather_root = MergeCarried(group, members, carrier, root);
+      view->own_bytes = rank == root ? own_bytes : as_gather_root.cube.total_bytes;
+      continue;
+    }
     const std::size_t winner = Winner(group, members, root);
     if (winner == mine) {
       const std::size_t first_child = view->children.size();

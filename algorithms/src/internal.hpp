@@ -210,9 +210,24 @@ int RootBlockBytes(const Count* counts, MPI_Datatype type, int p,
 // reported (MPI_SUCCESS if none): bad arguments anywhere never leave a process waiting.
 // An MPI call that fails is retried once with the same message, so the tree stays complete and
 // consistent; the first such failure is returned (the caller poisons what it sends).
+// TUWk_Gatherv's data carried by the construction (tree/carried_cubes.hpp): where a group of
+// small cubes merged in the construction, the data it gathered.
+struct CarriedData {
+  std::int64_t max_bytes = -1;  // the largest cube carried; < 0: none (TUW_*, plans, scatters)
+  struct Range {
+    int lo, hi;  // ranks, whose blocks lie in rank order at `offset` of `bytes`
+    std::int64_t offset, bytes;
+  };
+  // A non-root: its cube's data while the cube is held (one range, its own block included; at
+  // the start its own block, packed, where at most max_bytes). The root: other cubes' ranges.
+  std::vector<char> bytes;
+  std::vector<Range> ranges;
+  bool done = false;  // a non-root whose cube was carried: no part in the data phase
+};
+
 int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radix,
                       std::int64_t own_bytes, int local_error, tree::NodeView* view,
-                      int* error_in_tree);
+                      int* error_in_tree, CarriedData* carried = nullptr);
 
 // Checks this process's own arguments (root: the count array, the own block). Sets own_bytes
 // (this process's block in bytes) and, at the root, block_bytes for every rank.
@@ -246,6 +261,9 @@ struct ExecuteOptions {
   // Where a non-root keeps its subtree's buffer between runs (a plan's, so a persistent
   // request's starts reuse it; nullptr: one per call).
   std::shared_ptr<ScratchBuffer> scratch;
+  // TUWk_Gatherv: what the construction carried (a non-root: its range's data, view.own_bytes
+  // of it, sent in place of its own block; the root: ranges it unpacks into recvbuf).
+  const CarriedData* carried = nullptr;
 };
 // The options of a plan: with a buffer kept from one run to the next.
 inline ExecuteOptions PlanOptions() {
@@ -284,6 +302,7 @@ struct GatherPlan {
   int local_error = MPI_SUCCESS;    // this process's own arguments
   int error_in_tree = MPI_SUCCESS;  // at the root: the first bad arguments anywhere
   int radix = 2;                    // TUW's tree (and on an intercommunicator, each wait's)
+  CarriedData carried;              // set carried.max_bytes before planning to carry
 };
 struct ScatterPlan {
   ScatterArgs args{};

@@ -101,6 +101,21 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
   RootResources resources;
   std::vector<StagedRange> staged;
   int mismatch = MPI_SUCCESS;
+  if (options.carried != nullptr) {  // ranges the construction carried here
+    for (const CarriedData::Range& r : options.carried->ranges) {
+      if (block_bytes == nullptr) continue;
+      if (r.bytes != RangeBytes(*block_bytes, r.lo, r.hi)) {
+        mismatch = MPI_ERR_TRUNCATE;
+        continue;
+      }
+      const char* data = options.carried->bytes.data() + r.offset;
+      if (char* direct = PackedInPlace(a.recvbuf, a.recvcounts, a.displs, a.recvtype, r.lo, r.hi)) {
+        std::copy(data, data + r.bytes, direct);  // (no MPI_Unpack where it lies packed)
+      } else {
+        staged.push_back({data, r.lo, r.hi});
+      }
+    }
+  }
   const bool probed = options.framing == Framing::kSelfDescribing;
   // One message of ranks [lo, hi] straight into recvbuf (through staging above the message limit).
   const auto receive_range = [&](int child, int lo, int hi, std::int64_t bytes) {
@@ -166,13 +181,22 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
                     const ExecuteOptions& options) {
   Transfers up = ParentEdge(ctx, options);
   up.Fail(options.prior_failure);
-  if (view.children.empty() && view.own_bytes <= MaxMessageBytes() &&
+  // The construction carried its range's data here: that is its own piece.
+  const char* carried = options.carried != nullptr && !options.carried->ranges.empty()
+                            ? options.carried->bytes.data()
+                            : nullptr;
+  if (carried != nullptr && view.children.empty()) {
+    up.Send(view.parent, carried, view.own_bytes);
+    return up.Finish();
+  }
+  if (carried == nullptr && view.children.empty() && view.own_bytes <= MaxMessageBytes() &&
       a.sendcount <= kMaxInt) {  // straight from sendbuf
     up.SendTyped(view.parent, a.sendbuf, IntCount(a.sendcount), a.sendtype, view.own_bytes);
     return up.Finish();
   }
-  const char* own_packed =
-      view.children.empty() ? PackedInPlace(a.sendbuf, a.sendcount, a.sendtype) : nullptr;
+  const char* own_packed = view.children.empty() && carried == nullptr
+                               ? PackedInPlace(a.sendbuf, a.sendcount, a.sendtype)
+                               : nullptr;
   if (own_packed != nullptr) {  // a leaf's block above the message limit: in pieces from sendbuf
     up.Send(view.parent, own_packed, view.own_bytes);
     return up.Finish();
@@ -192,7 +216,9 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
   ByteBuffer own_buffer;
   char* buffer = SubtreeBuffer(options, ctx, view.bytes, &own_buffer);
   if (!buffer) down.Fail(MPI_ERR_NO_MEM);
-  if (buffer && view.own_bytes > 0) {
+  if (buffer && view.own_bytes > 0 && carried != nullptr) {
+    std::copy(carried, carried + view.own_bytes, buffer + offsets.own);
+  } else if (buffer && view.own_bytes > 0) {
     down.Fail(
         PackElements(a.sendbuf, a.sendcount, a.sendtype, buffer + offsets.own, ctx.private_comm));
   }

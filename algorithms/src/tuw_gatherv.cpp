@@ -1,8 +1,12 @@
 // TUW_Gatherv: Traeff's linear-time irregular gather (2017, Section 2-3). The adaptive tree is
 // built by the Lemma 3 protocol from each process's own count only; then data flows along it.
-// TUWk_Gatherv: the same at radix k (ceil(log_k p) rounds; the radix from ResolveRadix).
+// TUWk_Gatherv: the same at radix k (ceil(log_k p) rounds; the radix from ResolveRadix), small
+// cubes' data carried by the construction (tree/carried_cubes.hpp).
 // Plan (checks + construction) and run (data movement) are apart so that a persistent request
 // (TUW_Gatherv_init) plans once and runs at every start.
+#include <algorithm>
+
+#include "../tree/carried_cubes.hpp"
 #include "internal.hpp"
 
 namespace tuw::detail {
@@ -20,13 +24,39 @@ int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
     plan->own_bytes = 0;
     args.sendcount = 0;
   }
+  CarriedData* carried = nullptr;
+  if (plan->carried.max_bytes >= 0) {  // a non-root's own small block rides on its summary
+    carried = &plan->carried;
+    plan->options.carried = carried;
+    if (plan->ctx.rank != args.root && plan->own_bytes <= carried->max_bytes) {
+      carried->bytes.resize(static_cast<std::size_t>(plan->own_bytes));
+      // A block that lies in sendbuf as packed is copied, not packed (no MPI_Pack call).
+      const char* in_place = PackedInPlace(args.sendbuf, args.sendcount, args.sendtype);
+      int rc = MPI_SUCCESS;
+      if (plan->own_bytes > 0 && in_place != nullptr) {
+        std::copy(in_place, in_place + plan->own_bytes, carried->bytes.data());
+      } else if (plan->own_bytes > 0) {
+        rc = PackElements(args.sendbuf, args.sendcount, args.sendtype, carried->bytes.data(),
+                          plan->ctx.private_comm);
+      }
+      if (rc != MPI_SUCCESS) {  // as bad arguments: an empty block in its place
+        plan->local_error = rc;
+        plan->own_bytes = 0;
+        args.sendcount = 0;
+        carried->bytes.clear();
+      }
+    }
+  }
   plan->options.prior_failure = BuildAdaptiveView(
       plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root, plan->radix,
-      plan->own_bytes, plan->local_error, &plan->view, &plan->error_in_tree);
+      plan->own_bytes, plan->local_error, &plan->view, &plan->error_in_tree, carried);
   return MPI_SUCCESS;
 }
 
 int RunGatherPlan(const GatherPlan& plan) {
+  if (plan.carried.done) {  // its data went with the construction
+    return plan.local_error != MPI_SUCCESS ? plan.local_error : plan.options.prior_failure;
+  }
   int rc =
       ExecuteGather(plan.view, plan.args, plan.ctx,
                     plan.local_error == MPI_SUCCESS ? &plan.block_bytes : nullptr, plan.options);
@@ -42,6 +72,8 @@ int TuwGathervRadix(const GatherArgs& args, int radix) {
   if (IsIntercomm(args.comm)) return InterGather(args, TreeAlgorithm::kAdaptive, radix);
   GatherPlan plan;
   plan.radix = radix;
+  // TUWk_Gatherv carries small cubes' data in the construction; TUW_Gatherv is the paper's.
+  if (radix == kChooseRadix) plan.carried.max_bytes = tree::kCarryMaxBytes;
   plan.options.scratch = nullptr;  // a plain call: the communicator's kept buffers (CallBuffers)
   const int rc = PlanTuwGather(args, &plan);
   return rc != MPI_SUCCESS ? rc : RunGatherPlan(plan);
