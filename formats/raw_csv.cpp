@@ -124,7 +124,8 @@ const std::vector<std::string>& MethodKeys() {
   // tuwcoll_radix: the radix-k rows' radixes (absent without such rows); a resume by a build
   // or TUWCOLL_RADIX that chooses others would mix two trees under one operation's name.
   // tuwcoll_scatter_step: likewise a small TUWk_Scatterv call's greedy step (TUWk_Scatter_step),
-  // and tuwcoll_small_call_max_bytes the largest such call (tree::kOneMessageMaxBytes).
+  // and tuwcoll_small_call_max_bytes the largest such call (tree::kOneMessageMaxBytes);
+  // tuwcoll_carry_max_bytes the largest cube TUWk_Gatherv's construction carries.
   static const std::vector<std::string> keys = {"library",
                                                 "p",
                                                 "root",
@@ -136,7 +137,8 @@ const std::vector<std::string>& MethodKeys() {
                                                 "launch",
                                                 "tuwcoll_radix",
                                                 "tuwcoll_scatter_step",
-                                                "tuwcoll_small_call_max_bytes"};
+                                                "tuwcoll_small_call_max_bytes",
+                                                "tuwcoll_carry_max_bytes"};
   return keys;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "carried_cubes.hpp"
 #include "distributions.hpp"
 #include "hypercube_tree.hpp"
 #include "metadata.hpp"
@@ -231,6 +232,7 @@ int Main(int argc, char** argv) {
                               " TUWk_init=" + std::to_string(tuwk_init_radix);
     method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
     method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);
+    method["tuwcoll_carry_max_bytes"] = std::to_string(tuw::tree::kCarryMaxBytes);
   }
   ResultsFile out;
   std::string verdict;

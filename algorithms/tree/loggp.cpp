@@ -149,55 +149,49 @@ class Machine {
   std::vector<std::size_t> order_, active_;
 };
 
-// TUW's construction (distributed_tree.cpp) of `tree` (the adaptive tree at `radix`) on
-// `machine`, every process's clock at its end.
-void RunConstruction(Machine* machine, const Tree& tree, int radix) {
-  const int p = static_cast<int>(tree.nodes.size());
-  // Per cube at the current level (indexed by its first rank): its gather root.
-  std::vector<int> gather_root(p);
-  std::iota(gather_root.begin(), gather_root.end(), 0);
-  const int levels = CeilLog(p, radix);
-  // Scratch reused by every group (the model runs once per candidate radix on every process).
-  std::vector<CubeRange> group;
+// TUW's construction (distributed_tree.cpp) on `machine`, merge by merge (BuildCarriedTree's
+// records; TUWk_Gatherv's carry small cubes' data to their carrier), every process's clock at its
+// end: the fixed roots' exchange (each sends its summary to the others, the carrier's first, with
+// its data where it carries it), then the notice to each gather root that is another process
+// (with the data carried to the root's cube, where the group merged).
+void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) {
   std::vector<double> posted, arrivals;
   std::vector<Message> incoming;  // incoming[j * n + i]: from member i to member j
-  for (int level = 0; level < levels; ++level) {
-    std::int64_t size = 1;
-    for (int d = 0; d < level; ++d) size *= radix;
-    for (std::int64_t first = 0; first < p; first += size * radix) {
-      GroupOf(static_cast<int>(first), level, p, radix, &group);
-      if (group.size() == 1) continue;
-      const std::size_t n = group.size();
-      // The fixed roots' exchange: receives posted, everybody's sends, then the receives taken.
-      posted.resize(n);
-      for (std::size_t i = 0; i < n; ++i) posted[i] = machine->Clock(group[i].hi);
-      incoming.resize(n * n);
+  for (const CarriedGroup& g : groups) {
+    const std::size_t n = g.cubes.size();
+    // The fixed roots' exchange: receives posted, everybody's sends, then the receives taken.
+    posted.resize(n);
+    for (std::size_t i = 0; i < n; ++i) posted[i] = machine->Clock(g.cubes[i].hi);
+    incoming.resize(n * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double ready = machine->Clock(g.cubes[i].hi);
+      for (std::size_t step = 0; step < n; ++step) {
+        const std::size_t j = (g.carrier + step) % n;
+        if (j == i) continue;
+        const std::int64_t data = g.sends_data[i] && j == g.carrier ? g.total_bytes[i] : 0;
+        incoming[j * n + i] =
+            machine->Send(g.cubes[i].hi, g.cubes[j].hi, kSummaryBytes + data, ready);
+      }
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      arrivals.clear();
       for (std::size_t i = 0; i < n; ++i) {
-        const double ready = machine->Clock(group[i].hi);
-        for (std::size_t j = 0; j < n; ++j) {
-          if (j != i) incoming[j * n + i] = machine->Send(group[i].hi, group[j].hi, 32, ready);
-        }
+        if (i != j) arrivals.push_back(machine->Arrival(incoming[j * n + i], posted[j]));
       }
-      for (std::size_t j = 0; j < n; ++j) {
-        arrivals.clear();
-        for (std::size_t i = 0; i < n; ++i) {
-          if (i != j) arrivals.push_back(machine->Arrival(incoming[j * n + i], posted[j]));
-        }
-        std::sort(arrivals.begin(), arrivals.end());
-        for (double a : arrivals) machine->Receive(group[j].hi, a, posted[j]);
+      std::sort(arrivals.begin(), arrivals.end());
+      for (double a : arrivals) machine->Receive(g.cubes[j].hi, a, posted[j]);
+    }
+    // The notice to each gather root that is another process (its MPI_Recv, at its clock).
+    for (std::size_t i = 0; i < n; ++i) {
+      const int gather_root = g.gather_roots[i];
+      if (gather_root == g.cubes[i].hi) continue;
+      std::int64_t bytes = kSummaryBytes * static_cast<std::int64_t>(n - 1);
+      for (std::size_t j = 0; g.merged && i == g.carrier && j < n; ++j) {
+        if (j != i) bytes += g.total_bytes[j];
       }
-      // The notice to each gather root that is another process (its MPI_Recv, at its clock).
-      int winner_root = -1;
-      for (std::size_t i = 0; i < group.size(); ++i) {
-        const int g = gather_root[group[i].lo];
-        if (tree.nodes[g].parent_level != level) winner_root = g;  // it receives this round
-        if (g == group[i].hi) continue;
-        const Message notice =
-            machine->Send(group[i].hi, g, 32 * (group.size() - 1), machine->Clock(group[i].hi));
-        machine->Take(notice, machine->Clock(g));
-      }
-      for (const CubeRange& c : group) gather_root[c.lo] = -1;
-      gather_root[group.front().lo] = winner_root;
+      const Message notice =
+          machine->Send(g.cubes[i].hi, gather_root, bytes, machine->Clock(g.cubes[i].hi));
+      machine->Take(notice, machine->Clock(gather_root));
     }
   }
 }
@@ -455,6 +449,7 @@ Tree ModelTreeOf(ModelTree kind, const std::vector<std::int64_t>& block_bytes, i
                  int radix) {
   switch (kind) {
     case ModelTree::kAdaptive:
+    case ModelTree::kCarried:
     case ModelTree::kPlanned:
     case ModelTree::kRootPlanned:
       return BuildTree(TreeKind::kAdaptive, block_bytes, root, radix);
@@ -534,21 +529,23 @@ double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int
   }
   const std::vector<double> start(p, 0);
   Machine machine(start, params);
-  RunConstruction(&machine, BuildTree(TreeKind::kAdaptive, block_bytes, root, radix), radix);
+  std::vector<CarriedGroup> groups;
+  BuildCarriedTree(block_bytes, root, radix, -1, &groups);
+  RunConstruction(&machine, groups);
   return machine.SlowestSince(start);
 }
 
 namespace {
 
 // One operation on the model: every process from its start (the barrier's exit, or 0), TUW's
-// construction where `construct`, then `run`'s data phase over `tree` (`oblivious`: probed
-// children and size headers, as the oblivious executors).
+// construction where `construction` (its merges), then `run`'s data phase over `tree`
+// (`oblivious`: probed children and size headers, as the oblivious executors).
 template <typename Run>
-double Timed(const Tree& tree, bool construct, bool oblivious, int radix, const LogGPParams& params,
-             Run run) {
+double Timed(const Tree& tree, const std::vector<CarriedGroup>* construction, bool oblivious,
+             const LogGPParams& params, Run run) {
   const std::vector<double> start = StartTimes(static_cast<int>(tree.nodes.size()), params);
   Machine machine(start, params);
-  if (construct) RunConstruction(&machine, tree, radix);
+  if (construction) RunConstruction(&machine, *construction);
   run(&machine, tree, oblivious, !oblivious);
   return machine.SlowestSince(start);
 }
@@ -556,8 +553,14 @@ double Timed(const Tree& tree, bool construct, bool oblivious, int radix, const 
 template <typename Run>
 double TimedKind(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root, int radix,
                  const LogGPParams& params, Run run) {
-  return Timed(ModelTreeOf(kind, block_bytes, root, radix), kind == ModelTree::kAdaptive,
-               kind == ModelTree::kOblivious, radix, params, run);
+  if (kind == ModelTree::kAdaptive || kind == ModelTree::kCarried) {
+    std::vector<CarriedGroup> groups;
+    const std::int64_t carry = kind == ModelTree::kCarried ? params.carry_max_bytes : -1;
+    const Tree tree = BuildCarriedTree(block_bytes, root, radix, carry, &groups);
+    return Timed(tree, &groups, false, params, run);
+  }
+  return Timed(ModelTreeOf(kind, block_bytes, root, radix), nullptr, kind == ModelTree::kOblivious,
+               params, run);
 }
 
 // The network's hop (2o + L) in send steps (max(g, o)), within 1 ... 16.
@@ -580,6 +583,9 @@ double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, 
 
 double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, int root,
                    int radix, const LogGPParams& params, int small_call_step) {
+  if (kind == ModelTree::kCarried) {
+    throw std::invalid_argument("ScatterTime: a scatter's construction carries no data");
+  }
   if (kind == ModelTree::kRootPlanned) {
     const int p = static_cast<int>(block_bytes.size());
     GreedyShape shape;
@@ -597,7 +603,7 @@ double ScatterTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes,
     }
     const Tree tree = step > 0 ? BuildGreedyTree(block_bytes, root, step)
                                : ModelTreeOf(kind, block_bytes, root, radix);
-    return Timed(tree, false, false, radix, params, RootPlanned);
+    return Timed(tree, nullptr, false, params, RootPlanned);
   }
   return TimedKind(kind, block_bytes, root, radix, params, RunScatter);
 }
@@ -664,7 +670,7 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
   const std::vector<std::int64_t> blocks(p, block_bytes);
   if (p <= 2 || !OneMessageCall(blocks.data(), p, params.one_message_max_bytes)) return 0;
   const auto greedy = [&](const std::vector<std::int64_t>& b, int code) {
-    return Timed(BuildGreedyTree(b, root, code), false, false, radix, params, RootPlanned);
+    return Timed(BuildGreedyTree(b, root, code), nullptr, false, params, RootPlanned);
   };
   // The steps: the latency-bound case's (4-byte blocks), as the radix is chosen.
   const std::vector<std::int64_t> latency_bound(p, 4);
@@ -712,7 +718,7 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
         1, 16, [](int s) { return s; }, latency_bound);
     const double code_time = greedy(blocks, code);
     const double radix_time = Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, root, radix),
-                                    false, false, radix, params, RootPlanned);
+                                    nullptr, false, params, RootPlanned);
     choice = code_time < radix_time ? code : 0;
     choice_time = std::min(code_time, radix_time);
   }
@@ -735,11 +741,11 @@ bool TwoLevelSmallScatter(int p, const LogGPParams& params) {
 }
 
 double PlannedGatherTime(const Tree& tree, const LogGPParams& params) {
-  return Timed(tree, false, false, 2, params, RunGather);
+  return Timed(tree, nullptr, false, params, RunGather);
 }
 
 double PlannedScatterTime(const Tree& tree, const LogGPParams& params) {
-  return Timed(tree, false, false, 2, params, RunScatter);
+  return Timed(tree, nullptr, false, params, RunScatter);
 }
 
 double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
@@ -782,7 +788,8 @@ double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
 
 int ModelRadix(ModelTree kind, int p, const LogGPParams& params) {
   if (p <= 2) return 2;
-  if (kind == ModelTree::kRootPlanned) kind = ModelTree::kAdaptive;  // TUWk_Scatterv: TUWk's radix
+  // TUWk_Scatterv and TUWk_Gatherv: TUWk's radix (one for the family, the construction's).
+  if (kind == ModelTree::kRootPlanned || kind == ModelTree::kCarried) kind = ModelTree::kAdaptive;
   const std::vector<std::int64_t> blocks(p, 4);
   int best = 2;
   double best_time = GatherTime(kind, blocks, 0, 2, params);

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "carried_cubes.hpp"
 #include "greedy_tree.hpp"
 #include "hypercube_tree.hpp"
 #include "sequenced_tree.hpp"
@@ -52,6 +53,9 @@ struct LogGPParams {
   // TUWk_Scatterv's small call (kRootPlanned): the library's limit (kOneMessageMaxBytes), or an
   // older build's where irrmodel prices its run (irrbench's tuwcoll_small_call_max_bytes).
   std::int64_t one_message_max_bytes = kOneMessageMaxBytes;
+  // TUWk_Gatherv's carried cubes (kCarried): the library's limit, or an older build's where
+  // irrmodel prices its run (irrbench's tuwcoll_carry_max_bytes; -1 before carrying).
+  std::int64_t carry_max_bytes = kCarryMaxBytes;
   const LogGPLevel& Between(int a, int b) const {
     return ranks_per_node > 1 && a / ranks_per_node == b / ranks_per_node ? node : network;
   }
@@ -94,7 +98,10 @@ LogGPParams LogGPFromLinear(double alpha_us, double beta_us_per_byte, double alp
 // The trees the model evaluates (the rows of libtuwcoll).
 enum class ModelTree {
   kAdaptive,  // TUW (radix 2) and TUWk: construction rounds, then the data
-  kPlanned,   // the adaptive tree built at init (TUW_*_init): the data only
+  // TUWk_Gatherv: the same, small cubes' data carried by the construction (carried_cubes.hpp;
+  // gather only)
+  kCarried,
+  kPlanned,  // the adaptive tree built at init (TUW_*_init): the data only
   // TUWk_Scatterv on an intracommunicator: the adaptive tree planned by the root, each child's
   // subtree sizes sent ahead of its data and passed on at once, or in a small call with its data
   // on the tree SmallScatterShape picks (scatter only)

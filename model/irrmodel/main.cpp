@@ -320,8 +320,8 @@ int LogGPTables(const Options& o) {
       }
     }
     add("oblivious-k", kind_time(ModelTree::kOblivious, blocks, oblivious_radix));
-    add("adaptive-k", kind_time(scatter ? ModelTree::kRootPlanned : ModelTree::kAdaptive, blocks,
-                                adaptive_radix));
+    add("adaptive-k",
+        kind_time(scatter ? ModelTree::kRootPlanned : ModelTree::kCarried, blocks, adaptive_radix));
     add("planned-k", kind_time(ModelTree::kPlanned, blocks, planned_radix));
     add("construction", tuw::tree::ConstructionTime(p, blocks, root, 2, params));
     add("logp_bound", tuw::tree::LogPLowerBound(blocks, root, params, params.network));

@@ -107,9 +107,10 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
   const bool radix_k = tree == "adaptive-k" || tree == "oblivious-k";
   ModelTree kind;
   if (tree == "adaptive" || tree == "adaptive-k") {
-    kind = planned                           ? ModelTree::kPlanned
-           : scatter && tree == "adaptive-k" ? ModelTree::kRootPlanned  // TUWk_Scatterv
-                                             : ModelTree::kAdaptive;
+    kind = planned                            ? ModelTree::kPlanned
+           : scatter && tree == "adaptive-k"  ? ModelTree::kRootPlanned  // TUWk_Scatterv
+           : !scatter && tree == "adaptive-k" ? ModelTree::kCarried      // TUWk_Gatherv
+                                              : ModelTree::kAdaptive;
   } else if (tree == "oblivious" || tree == "oblivious-k") {
     kind = ModelTree::kOblivious;
   } else if (tree == "linear") {
@@ -307,6 +308,18 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     }
   }
   loggp.one_message_max_bytes = small_call_max_bytes;
+  // The largest cube TUWk_Gatherv's construction carried in the run's build (older files: none).
+  long long carry_max_bytes = -1;
+  if (meta.count("tuwcoll_carry_max_bytes")) {
+    const std::string why =
+        irr::cli::ParseInt(meta["tuwcoll_carry_max_bytes"], 0, LLONG_MAX, &carry_max_bytes);
+    if (!why.empty()) {
+      *error = "--from-results: tuwcoll_carry_max_bytes: " + why +
+               " (the largest cube whose data TUWk_Gatherv's construction carries)";
+      return false;
+    }
+  }
+  loggp.carry_max_bytes = carry_max_bytes;
   SmallCallChoices step_choices;
   const bool by_size = rule_record >= 2;
   step_choices.params = by_size

@@ -94,11 +94,12 @@ def test_loggp_tables_by_hand():
     # construction at radix 2: pairs exchange (0 -> 1 -> 9 -> 10), then the fixed roots 1 and
     # 3 (10 -> 11 -> 19 -> 20), and 3 tells the gather root 2 (20 -> 21 -> 29 -> 30)
     assert time["construction"] == 30
-    # adaptive-k at radix 4: all four exchange (3 sends each, o = g = 1: sent at 1, 2, 3);
-    # rank 3's third arrivals come at 11 and it is done at 14, ranks 0 and 1 at 12; the root
-    # (done at 13) posts its receives: the data leaves at 13, 13, 15, is there at 21, 21, 23
-    # and taken by 22, 23, 24
-    assert time["adaptive-k"] == 24
+    # adaptive-k at radix 4 (TUWk_Gatherv, which carries these 4-byte blocks): all four
+    # exchange, each sending to the carrier (the root, 2) first, then to the others in turn from
+    # it (o = g = 1: sent at 1, 2, 3): 0 to 2, 3, 1; 1 to 2, 3, 0; 3 to 2, 0, 1; the root to 3,
+    # 0, 1. The root's data arrives at 9 and is taken by 10, 11, 12 (no data phase left); rank 1
+    # last: its three summaries sent at 3 arrive at 11, taken by 12, 13, 14
+    assert time["adaptive-k"] == 14
     # planned-k: the same tree without its construction: the data leaves at once (sent at 1,
     # there at 9) and the root takes the three by 12
     assert time["planned-k"] == 12
