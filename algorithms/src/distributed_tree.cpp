@@ -244,8 +244,9 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
       }
       if (received > static_cast<int>(at)) {  // carried: each cube's data, its summary's size
         for (Message& m : others) {
-          const std::size_t size = static_cast<std::size_t>(
-              std::clamp<std::int64_t>(m.wire[1], 0, static_cast<std::int64_t>(received) - at));
+          const std::int64_t left = received - static_cast<std::int64_t>(at);
+          const std::size_t size =
+              static_cast<std::size_t>(std::clamp<std::int64_t>(m.wire[1], 0, left));
           m.data.assign(inform.begin() + at, inform.begin() + at + size);
           at += size;
         }
