@@ -1,0 +1,27 @@
+#!/bin/bash
+# The runs of results/simulated/radix-6400-carried/README.md: TUWk_Gatherv (its construction
+# carrying small cubes' data) at p = 6400 on radix-6400-small-current's platform, hosts and fit
+# (the library's choice from it: TUWk radix 5), six distributions, b = 1 and 10, one repetition
+# after none (the radix-6400-small experiment's), beside that run's TUW_Gatherv, TUWk_Gatherv
+# (without carrying) and Binomialk_Gatherv. From the repository root after scripts/build smpi and
+# scripts/build-smpi-waitany-fix: run.sh [OPS] writes raw.csv here (resumable: --resume); with
+# RADIX=R set, TUWk's radix forced to R (TUWCOLL_RADIX="TUWk=R"), into raw-radixR.csv.
+set -euo pipefail
+DIR=results/simulated/radix-6400-carried
+BASE=results/simulated/radix-6400-small-current/default
+export TUWCOLL_RANKS_PER_NODE=16 TUWCOLL_MODEL_FIT="$PWD/$BASE/fit.txt"
+OUT="$DIR/raw.csv"
+if [ -n "${RADIX:-}" ]; then
+  export TUWCOLL_RADIX="TUWk=$RADIX"
+  OUT="$DIR/raw-radix$RADIX.csv"
+else
+  unset TUWCOLL_RADIX
+fi
+mapfile -t CONFIG < <(scripts/simulate --print-config)
+RESUME=()
+[ -f "$OUT" ] && RESUME=(--resume)
+smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix.so" -np 6400 \
+  -platform "$PWD/harness/platforms/paper-qdr80.xml" -hostfile "$PWD/$BASE/hostfile.txt" \
+  "${CONFIG[@]}" --log=root.thres:warning build/smpi/harness/irrbench \
+  --ops "${1:-TUWk_Gatherv}" --dists same,random,spikes,decreasing,alternating,two_blocks \
+  --b 1,10 --nrep 1 --warmup 0 --launch 1 "${RESUME[@]}" --out "$OUT"
