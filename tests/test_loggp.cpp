@@ -205,7 +205,7 @@ TEST(LogGP, RootPlannedScatterByHand) {
   EXPECT_EQ(ShapeBlockBytes({1, 1}), 1);
   EXPECT_EQ(SmallScatterShape(4, 1 << 20, 2, params), 0);
   EXPECT_EQ(ModelRadix(ModelTree::kRootPlanned, 560, RadixCosts{}.Params()),
-            ModelRadix(ModelTree::kCarried, 560, RadixCosts{}.Params()));
+            ModelRadix(ModelTree::kAdaptive, 560, RadixCosts{}.Params()));
 }
 
 // The greedy step from the call's root: on one level every root is alike; on two (the simulated

@@ -1,10 +1,9 @@
 // The radix of TUWk_* and Binomialk_* (issue 37): TUWCOLL_RADIX (one radix, or one per family),
 // else the LogGP model's choice
-// (tree::ModelRadix) for the group size: of TUWk_Gatherv's tree with its construction, which
-// carries small cubes (tree::ModelTree::kCarried), for TUWk_* (built at every call; the scatter,
-// whose root plans its tree, takes the family's), of its data phase alone for TUWk_*_init (built
-// once), of the k-nomial tree for Binomialk_*. Every process computes it alike from the same
-// environment and p, so no message is needed; the model runs once per (tree, p) and process.
+// (tree::ModelRadix) for the group size: of the tree with its construction for TUWk_* (built at
+// every call), of its data phase alone for TUWk_*_init (built once), of the k-nomial tree for
+// Binomialk_*. Every process computes it alike from the same environment and p, so no message is
+// needed; the model runs once per (tree, p) and process.
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -106,7 +105,7 @@ int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix) {
   }
   const tree::ModelTree model = algorithm != TreeAlgorithm::kAdaptive ? tree::ModelTree::kOblivious
                                 : *radix == kChoosePlannedRadix       ? tree::ModelTree::kPlanned
-                                                                      : tree::ModelTree::kCarried;
+                                                                      : tree::ModelTree::kAdaptive;
   static std::mutex mutex;  // threads may call at once (MPI_THREAD_MULTIPLE)
   static std::map<std::pair<int, int>, int> chosen;
   std::lock_guard<std::mutex> lock(mutex);

@@ -264,13 +264,12 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
 constexpr int kTwoLevelMinNodes = 48;
 bool TwoLevelSmallScatter(int p, const LogGPParams& params);
 
-// The radix of TUWk (kCarried: TUWk_Gatherv as it runs; kAdaptive: without carrying, as the
-// library chose before 2026-11-28) or Binomialk (kOblivious) for p processes: the one with the
+// The radix of TUWk (kAdaptive) or Binomialk (kOblivious) for p processes: the one with the
 // smallest modelled gather time for one 4-byte block per process (the latency-bound case the
 // radix is for; in the bandwidth-bound case every radix moves the same bytes through the
 // root's link). Candidates: for each number of rounds ceil(log_k p), the smallest radix k that
 // needs no more (a larger one only adds messages to every round), up to kMaxRadix; ties go to
-// the smaller radix. About 10 trees at p = 6400. kRootPlanned: TUWk's (kCarried's).
+// the smaller radix. About 10 trees at p = 6400. kRootPlanned: TUWk's (kAdaptive's).
 int ModelRadix(ModelTree tree, int p, const LogGPParams& params);
 
 }  // namespace tuw::tree

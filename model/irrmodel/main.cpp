@@ -278,7 +278,7 @@ int LogGPTables(const Options& o) {
   const auto radix_of = [&](ModelTree kind) {
     return o.radix > 0 ? static_cast<int>(o.radix) : tuw::tree::ModelRadix(kind, p, params);
   };
-  const int adaptive_radix = radix_of(ModelTree::kCarried);  // the TUWk family's
+  const int adaptive_radix = radix_of(ModelTree::kAdaptive);
   const int oblivious_radix = radix_of(ModelTree::kOblivious);
   const int planned_radix = radix_of(ModelTree::kPlanned);
   const bool scatter = o.op == "scatter";
