@@ -130,6 +130,17 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
                  : tuw::tree::GatherTime(kind, blocks, root, *radix, params);
 }
 
+// A run's record of one of its build's byte limits, where present (else *value stays the
+// default): false with *error naming the record and what it means where it is not a number >= lo.
+bool ByteLimitRecord(std::map<std::string, std::string>& meta, const std::string& key, long long lo,
+                     const char* meaning, long long* value, std::string* error) {
+  if (!meta.count(key)) return true;
+  const std::string why = irr::cli::ParseInt(meta[key], lo, LLONG_MAX, value);
+  if (why.empty()) return true;
+  *error = "--from-results: " + key + ": " + why + " (" + meaning + ")";
+  return false;
+}
+
 }  // namespace
 
 bool ReadCosts(const std::string& fit_path, FitCosts* costs, std::vector<std::string>* notes,
@@ -296,29 +307,17 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
       return false;
     }
   }
-  // The largest small call of the run's build (older files: 256 KiB, the limit until the record).
-  long long small_call_max_bytes = 256 * 1024;
-  if (meta.count("tuwcoll_small_call_max_bytes")) {
-    const std::string why = irr::cli::ParseInt(meta["tuwcoll_small_call_max_bytes"], 1, LLONG_MAX,
-                                               &small_call_max_bytes);
-    if (!why.empty()) {
-      *error = "--from-results: tuwcoll_small_call_max_bytes: " + why +
-               " (the largest TUWk_Scatterv call sent in one message a child)";
-      return false;
-    }
+  // The build's limits, as recorded (older files: the value before the record).
+  long long small_call_max_bytes = 256 * 1024, carry_max_bytes = -1;
+  if (!ByteLimitRecord(meta, "tuwcoll_small_call_max_bytes", 1,
+                       "the largest TUWk_Scatterv call sent in one message a child",
+                       &small_call_max_bytes, error) ||
+      !ByteLimitRecord(meta, "tuwcoll_carry_max_bytes", 0,
+                       "the largest cube whose data TUWk_Gatherv's construction carries",
+                       &carry_max_bytes, error)) {
+    return false;
   }
   loggp.one_message_max_bytes = small_call_max_bytes;
-  // The largest cube TUWk_Gatherv's construction carried in the run's build (older files: none).
-  long long carry_max_bytes = -1;
-  if (meta.count("tuwcoll_carry_max_bytes")) {
-    const std::string why =
-        irr::cli::ParseInt(meta["tuwcoll_carry_max_bytes"], 0, LLONG_MAX, &carry_max_bytes);
-    if (!why.empty()) {
-      *error = "--from-results: tuwcoll_carry_max_bytes: " + why +
-               " (the largest cube whose data TUWk_Gatherv's construction carries)";
-      return false;
-    }
-  }
   loggp.carry_max_bytes = carry_max_bytes;
   SmallCallChoices step_choices;
   const bool by_size = rule_record >= 2;
