@@ -21,6 +21,7 @@
 #include "operations.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "radix_record.hpp"
 #include "run_metadata.hpp"
 #include "timing.hpp"
 #include "tuwcoll.h"
@@ -177,9 +178,10 @@ int Main(int argc, char** argv) {
     return row != nullptr && row->tree.size() > 2 &&
            row->tree.compare(row->tree.size() - 2, 2, "-k") == 0;
   });
-  int tuwk_radix = 0, binomialk_radix = 0, tuwk_init_radix = 0;
+  int tuwk_radix = 0, binomialk_radix = 0, tuwk_init_radix = 0, tuwk_gatherv_radix = 0;
   bool radix_known = radix_k && TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS &&
-                     TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS;
+                     TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS &&
+                     TUWk_Radix_gatherv(comm, &tuwk_gatherv_radix) == MPI_SUCCESS;
   // A small TUWk_Scatterv call's greedy step, the same everywhere: rank 0 asks (the model costs
   // about 60 ms at p = 6400; under SMPI, whose processes share one CPU, all asking took minutes).
   int step[3] = {0, 0, MPI_SUCCESS};  // step, chosen by the model, the query's error
@@ -227,9 +229,8 @@ int Main(int argc, char** argv) {
       {"launch", std::to_string(o.launch)},
   };
   if (radix_known) {
-    method["tuwcoll_radix"] = "TUWk=" + std::to_string(tuwk_radix) +
-                              " Binomialk=" + std::to_string(binomialk_radix) +
-                              " TUWk_init=" + std::to_string(tuwk_init_radix);
+    method["tuwcoll_radix"] =
+        formats::RadixRecordText(tuwk_radix, binomialk_radix, tuwk_init_radix, tuwk_gatherv_radix);
     method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
     method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);
     method["tuwcoll_carry_max_bytes"] = std::to_string(tuw::tree::kCarryMaxBytes);

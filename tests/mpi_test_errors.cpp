@@ -162,7 +162,7 @@ TEST_F(Errors, BadRanksPerNodeSettingEverywhere) {
 TEST_F(Errors, BadRadixSettingEverywhere) {
   const ScopedEnvironment setting("TUWCOLL_RADIX");
   for (const char* bad : {"1", "65", "four", "3x", "-2", "TUWk=1", "TUWk=4 Foo=3", "TUWk",
-                          "TUWk=", "Binomialk=9;TUWk=4"}) {
+                          "TUWk=", "Binomialk=9;TUWk=4", "TUWk_Gatherv=1", "TUWk_gatherv=3"}) {
     setting.Set(bad);
     for (const auto& alg : tuw::kGathervAlgorithms) {
       const bool radix_k = alg.name == "TUWk_Gatherv" || alg.name == "Binomialk_Gatherv";
@@ -182,9 +182,10 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
                                      displs_.data(), MPI_INT, 0, comm_, MPI_INFO_NULL, &request)),
         MPI_ERR_ARG);
     EXPECT_EQ(request, TUW_REQUEST_NULL);
-    int tuwk = 0, binomialk = 0, tuwk_init = 0;
+    int tuwk = 0, binomialk = 0, tuwk_init = 0, tuwk_gatherv = 0;
     EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_ERR_ARG);
     EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_ERR_ARG);
+    EXPECT_EQ(TUWk_Radix_gatherv(comm_, &tuwk_gatherv), MPI_ERR_ARG);
   }
   setting.Set("5");
   int tuwk = 0, binomialk = 0, tuwk_init = 0;
@@ -197,23 +198,40 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
   EXPECT_EQ(TUWk_Radix_init(MPI_COMM_NULL, &tuwk_init), MPI_ERR_COMM);
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, nullptr), MPI_ERR_ARG);
   EXPECT_EQ(TUWk_Radix_init(comm_, nullptr), MPI_ERR_ARG);
-  // Per family, as irrbench records them; a family left out gets the model's radix.
-  int model_tuwk = 0, model_binomialk = 0, model_init = 0;
+  int tuwk_gatherv = 0;
+  EXPECT_EQ(TUWk_Radix_gatherv(comm_, &tuwk_gatherv), MPI_SUCCESS);
+  EXPECT_EQ(tuwk_gatherv, 5);
+  EXPECT_EQ(TUWk_Radix_gatherv(MPI_COMM_NULL, &tuwk_gatherv), MPI_ERR_COMM);
+  EXPECT_EQ(TUWk_Radix_gatherv(comm_, nullptr), MPI_ERR_ARG);
+  // Per family, as irrbench records them; a family left out gets the model's radix, but
+  // TUWk_Gatherv TUWk's where that is named (settings before it had its own meant both).
+  int model_tuwk = 0, model_binomialk = 0, model_init = 0, model_gatherv = 0;
   setting.Unset();
   EXPECT_EQ(TUWk_Radix(comm_, &model_tuwk, &model_binomialk), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_init(comm_, &model_init), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Radix_gatherv(comm_, &model_gatherv), MPI_SUCCESS);
   setting.Set("TUWk=4,Binomialk=6 TUWk_init=7");
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Radix_gatherv(comm_, &tuwk_gatherv), MPI_SUCCESS);
   EXPECT_EQ(tuwk, 4);
   EXPECT_EQ(binomialk, 6);
   EXPECT_EQ(tuwk_init, 7);
+  EXPECT_EQ(tuwk_gatherv, 4);
+  setting.Set("TUWk=4 TUWk_Gatherv=6");
+  EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Radix_gatherv(comm_, &tuwk_gatherv), MPI_SUCCESS);
+  EXPECT_EQ(tuwk, 4);
+  EXPECT_EQ(tuwk_gatherv, 6);
+  EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
   setting.Set("Binomialk=11");
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Radix_gatherv(comm_, &tuwk_gatherv), MPI_SUCCESS);
   EXPECT_EQ(tuwk, model_tuwk);
   EXPECT_EQ(binomialk, 11);
   EXPECT_EQ(tuwk_init, model_init);
+  EXPECT_EQ(tuwk_gatherv, model_gatherv);
   EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
   EXPECT_TRUE(GatherStillWorks(Binomialk_Gatherv));
   setting.Set("2");

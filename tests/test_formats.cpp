@@ -13,6 +13,7 @@
 #include "fit_file.hpp"
 #include "operation_table.hpp"
 #include "operations.hpp"  // harness: the rows bound to MPI calls
+#include "radix_record.hpp"
 #include "raw_csv.hpp"
 #include "run_metadata.hpp"
 #include "tuwcoll_registry.hpp"
@@ -250,6 +251,36 @@ TEST(RunMetadata, LibraryStringAndRecordedEnvironment) {
   EXPECT_EQ(EnvironmentKind("OMPI_MCA_ess"), "plumbing");
   EXPECT_EQ(EnvironmentKind("OMPI_MCA_essence"), "context");  // exact names are exact
   EXPECT_EQ(EnvironmentKind("HOME"), "");
+}
+
+// TUWCOLL_RADIX and irrbench's tuwcoll_radix: one form. Records before TUWk_Gatherv had its own
+// radix mean TUWk's for it; a name or radix outside the families' is refused whole.
+TEST(RadixRecord, OneFormForTheSettingAndTheRecord) {
+  using irr::formats::RadixFamily;
+  irr::formats::RadixRecord r;
+  ASSERT_TRUE(irr::formats::ParseRadixRecord("5", 64, &r));
+  for (RadixFamily f : {RadixFamily::kTuwk, RadixFamily::kTuwkGatherv, RadixFamily::kBinomialk,
+                        RadixFamily::kTuwkInit}) {
+    EXPECT_EQ(r.Of(f), 5) << irr::formats::RadixFamilyName(f);
+  }
+  ASSERT_TRUE(irr::formats::ParseRadixRecord("TUWk=4 Binomialk=9 TUWk_init=9", 64, &r));
+  EXPECT_EQ(r.Of(RadixFamily::kTuwkGatherv), 4);
+  EXPECT_EQ(r.Of(RadixFamily::kTuwkInit), 9);
+  const std::string text = irr::formats::RadixRecordText(4, 9, 8, 6);
+  EXPECT_EQ(text, "TUWk=4 Binomialk=9 TUWk_init=8 TUWk_Gatherv=6");
+  ASSERT_TRUE(irr::formats::ParseRadixRecord(text, 64, &r));
+  EXPECT_EQ(r.Of(RadixFamily::kTuwk), 4);
+  EXPECT_EQ(r.Of(RadixFamily::kTuwkGatherv), 6);
+  EXPECT_EQ(r.Of(RadixFamily::kBinomialk), 9);
+  EXPECT_EQ(r.Of(RadixFamily::kTuwkInit), 8);
+  ASSERT_TRUE(irr::formats::ParseRadixRecord("TUWk_Gatherv=7,,Binomialk=3", 64, &r));
+  EXPECT_EQ(r.Of(RadixFamily::kTuwk), 0);  // not named: the library's model chooses
+  EXPECT_EQ(r.Of(RadixFamily::kTuwkGatherv), 7);
+  for (const char* bad : {"", "1", "65", "4x", "TUWk", "TUWk=", "TUWk=1", "tuwk=4",
+                          "TUWk_Scatterv=4", "TUWk=4;Binomialk=3", "TUWk_Gatherv=65"}) {
+    EXPECT_FALSE(irr::formats::ParseRadixRecord(bad, 64, &r)) << bad;
+    EXPECT_EQ(r.Of(RadixFamily::kTuwk), 0) << bad;
+  }
 }
 
 TEST(Operations, TheTableIsConsistentAndEveryRowIsCallable) {

@@ -319,6 +319,22 @@ TEST(LogGP, PlannedTreeHasItsOwnRadix) {
             GatherTime(ModelTree::kAdaptive, blocks, 0, adaptive, params));
 }
 
+// TUWk_Gatherv's construction carries small cubes: its carried rounds cost less than TUW's
+// merges, so its radix is chosen on its own tree and is the larger where that tree is faster at
+// it (the built-in costs at p = 560: carried 5, TUWk's 4), not the family's.
+TEST(LogGP, CarriedGatherHasItsOwnRadix) {
+  const LogGPParams params = RadixCosts{}.Params();
+  const int adaptive = ModelRadix(ModelTree::kAdaptive, 560, params);
+  const int carried = ModelRadix(ModelTree::kCarried, 560, params);
+  EXPECT_GT(carried, adaptive);
+  const std::vector<std::int64_t> blocks(560, 4);
+  EXPECT_LT(GatherTime(ModelTree::kCarried, blocks, 0, carried, params),
+            GatherTime(ModelTree::kCarried, blocks, 0, adaptive, params));
+  LogGPParams no_carrying = params;
+  no_carrying.carry_max_bytes = -1;  // the tree without carrying: TUWk's radix again
+  EXPECT_EQ(ModelRadix(ModelTree::kCarried, 560, no_carrying), adaptive);
+}
+
 // The bound: p = 4, o = 1, g = 0, L = 10: the root can take a message every o, the first at the
 // earliest one hop (12) after the start: 12, 13, 14. Gathers of these blocks never beat it, nor
 // does the root's link (G = 1: o + L + o + 3 blocks of 4 bytes = 24).

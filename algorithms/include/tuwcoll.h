@@ -73,6 +73,11 @@ int Binomialk_Scatterv(const void *sendbuf, const int sendcounts[], const int di
  * TUWCOLL_RADIX or TUWCOLL_MODEL_FIT is bad or a pointer is null, MPI_ERR_COMM for
  * MPI_COMM_NULL; a query: the communicator's error handler is not called. */
 int TUWk_Radix(MPI_Comm comm, int *tuwk_radix, int *binomialk_radix);
+/* The radix of TUWk_Gatherv's calls on comm: on an intracommunicator its own (its construction
+ * carries small cubes' data, which changes the radix the model finds best: TUWCOLL_RADIX's
+ * TUWk_Gatherv=R, else its TUWk=R, else the model's), on an intercommunicator (nothing carried)
+ * TUWk_Radix's tuwk_radix, which is TUWk_Scatterv's. Errors as TUWk_Radix. */
+int TUWk_Radix_gatherv(MPI_Comm comm, int *radix);
 /* The radix of the tree TUWk_Gatherv_init / TUWk_Scatterv_init build on comm: on an
  * intracommunicator the model's best for the data phase alone (the tree is built once, at init),
  * which is larger than TUWk_*'s where the construction's rounds cost more than they save; on an

@@ -120,17 +120,19 @@ int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm, int radix = 2
                  const tree::NodeView* planned = nullptr);
 
 // Radix arguments that ask ResolveRadix for one: the radix of a tree built at every call
-// (TUWk_*, Binomialk_*), or of TUWk's tree built once by TUWk_*_init, where only the data phase
-// is repeated (so the construction's cost, which grows with the radix, does not count).
+// (TUWk_*, Binomialk_*), of TUWk's tree built once by TUWk_*_init, where only the data phase
+// is repeated (so the construction's cost, which grows with the radix, does not count), or of
+// TUWk_Gatherv's tree whose construction carries small cubes' data (tree/carried_cubes.hpp).
 constexpr int kChooseRadix = 0;
 constexpr int kChoosePlannedRadix = -1;
+constexpr int kChooseCarriedRadix = -2;
 // Replaces a kChoose* *radix by the radix for a (local) group of p processes (radix_choice.cpp):
 // TUWCOLL_RADIX where it sets one for the tree's family (a whole number from 2 to
-// tree::kMaxRadix for all, or e.g. "TUWk=4 Binomialk=9 TUWk_init=9"; the same on every
-// process), else the LogGP model's choice (tree::ModelRadix) from the costs in TUWCOLL_MODEL_FIT
-// or the built-in ones; a given radix stays. MPI_SUCCESS, or MPI_ERR_ARG with a message naming
-// the bad value (every process reads the same environment, so all fail alike, before any
-// message).
+// tree::kMaxRadix for all, or e.g. "TUWk=4 Binomialk=9 TUWk_init=9 TUWk_Gatherv=5",
+// formats/radix_record.hpp; the same on every process), else the LogGP model's choice
+// (tree::ModelRadix) from the costs in TUWCOLL_MODEL_FIT or the built-in ones; a given radix stays.
+// MPI_SUCCESS, or MPI_ERR_ARG with a message naming the bad value (every process reads the same
+// environment, so all fail alike, before any message).
 int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix);
 // The tree of a small TUWk_Scatterv call (tree::OneMessageCall), which its root names in the
 // messages: TUWCOLL_SCATTER_STEP where set (0: the adaptive radix tree; 1 to
@@ -166,7 +168,7 @@ int TuwkScatterv(const ScatterArgs& args);
 int BinomialkGatherv(const GatherArgs& args);
 int BinomialkScatterv(const ScatterArgs& args);
 // The tree algorithms at a given radix (2: TUW_*, Binomial_*; kChooseRadix: TUWk_*, Binomialk_*;
-// kChoosePlannedRadix: TUWk_*_init's plan).
+// kChoosePlannedRadix: TUWk_*_init's plan; kChooseCarriedRadix: TUWk_Gatherv's carried tree).
 int TuwGathervRadix(const GatherArgs& args, int radix);
 int TuwScattervRadix(const ScatterArgs& args, int radix);
 int BinomialGathervRadix(const GatherArgs& args, int radix);

@@ -1,9 +1,9 @@
 // The radix of TUWk_* and Binomialk_* (issue 37): TUWCOLL_RADIX (one radix, or one per family),
-// else the LogGP model's choice
-// (tree::ModelRadix) for the group size: of the tree with its construction for TUWk_* (built at
-// every call), of its data phase alone for TUWk_*_init (built once), of the k-nomial tree for
-// Binomialk_*. Every process computes it alike from the same environment and p, so no message is
-// needed; the model runs once per (tree, p) and process.
+// else the LogGP model's choice (tree::ModelRadix) for the group size: of the tree with its
+// construction for TUWk_* (built at every call; TUWk_Gatherv's construction carries small cubes'
+// data, so its own model and radix), of its data phase alone for TUWk_*_init (built once), of the
+// k-nomial tree for Binomialk_*. Every process computes it alike from the same environment and p,
+// so no message is needed; the model runs once per (tree, p) and process.
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -19,6 +19,7 @@
 #include "fit_costs.hpp"
 #include "fit_file.hpp"
 #include "internal.hpp"
+#include "radix_record.hpp"
 
 namespace tuw::detail {
 namespace {
@@ -51,60 +52,38 @@ bool WholeNumber(const std::string& text, long lo, long hi, int* value) {
   return true;
 }
 
-// TUWCOLL_RADIX: one radix for every family ("4"), or per family in irrbench's record's form
-// ("TUWk=4 Binomialk=9 TUWk_init=9", spaces or commas; a family left out gets the model's), so
-// that a run's recorded radixes can be run again by a build whose model chooses others.
-// *radix: the setting's radix for `family`, or 0 where it names none. False: not such a setting.
-bool RadixSetting(const char* text, const char* family, int* radix) {
-  const auto whole = [](const std::string& word, int* value) {
-    return WholeNumber(word, 2, tree::kMaxRadix, value);
-  };
-  *radix = 0;
-  const std::string all = text;
-  if (all.find('=') == std::string::npos) return whole(all, radix);
-  std::size_t at = 0;
-  while (at < all.size()) {
-    const std::size_t end = std::min(all.find(' ', at), all.find(',', at));
-    const std::string word =
-        all.substr(at, end == std::string::npos ? std::string::npos : end - at);
-    at = end == std::string::npos ? all.size() : end + 1;
-    if (word.empty()) continue;
-    const std::size_t equals = word.find('=');
-    const std::string name = word.substr(0, equals);
-    int value = 0;
-    if (equals == std::string::npos || !whole(word.substr(equals + 1), &value) ||
-        (name != "TUWk" && name != "Binomialk" && name != "TUWk_init")) {
-      return false;
-    }
-    if (name == family) *radix = value;
-  }
-  return true;
-}
-
 }  // namespace
 
 int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix) {
-  if (*radix != kChooseRadix && *radix != kChoosePlannedRadix) return MPI_SUCCESS;
-  const char* family = algorithm != TreeAlgorithm::kAdaptive ? "Binomialk"
-                       : *radix == kChoosePlannedRadix       ? "TUWk_init"
-                                                             : "TUWk";
+  if (*radix != kChooseRadix && *radix != kChoosePlannedRadix && *radix != kChooseCarriedRadix) {
+    return MPI_SUCCESS;
+  }
+  using irr::formats::RadixFamily;
+  const RadixFamily family = algorithm != TreeAlgorithm::kAdaptive ? RadixFamily::kBinomialk
+                             : *radix == kChoosePlannedRadix       ? RadixFamily::kTuwkInit
+                             : *radix == kChooseCarriedRadix       ? RadixFamily::kTuwkGatherv
+                                                                   : RadixFamily::kTuwk;
+  // TUWCOLL_RADIX: one radix for every family ("4"), or per family in irrbench's record's form
+  // (formats/radix_record.hpp; a family left out gets the model's), so that a run's recorded
+  // radixes can be run again by a build whose model chooses others.
   const char* text = std::getenv("TUWCOLL_RADIX");
   if (text != nullptr && *text != '\0') {
-    int set = 0;
-    if (!RadixSetting(text, family, &set)) {
+    irr::formats::RadixRecord setting;
+    if (!irr::formats::ParseRadixRecord(text, tree::kMaxRadix, &setting)) {
       std::fprintf(stderr,
                    "libtuwcoll: TUWCOLL_RADIX=%s is neither a whole number from 2 to %d nor a "
-                   "list like 'TUWk=4 Binomialk=9 TUWk_init=9' of such numbers\n",
+                   "list like 'TUWk=4 Binomialk=9 TUWk_init=9 TUWk_Gatherv=5' of such numbers\n",
                    text, tree::kMaxRadix);
       return MPI_ERR_ARG;
     }
-    if (set != 0) {
-      *radix = set;
+    if (setting.Of(family) != 0) {
+      *radix = setting.Of(family);
       return MPI_SUCCESS;
     }
   }
-  const tree::ModelTree model = algorithm != TreeAlgorithm::kAdaptive ? tree::ModelTree::kOblivious
-                                : *radix == kChoosePlannedRadix       ? tree::ModelTree::kPlanned
+  const tree::ModelTree model = family == RadixFamily::kBinomialk     ? tree::ModelTree::kOblivious
+                                : family == RadixFamily::kTuwkInit    ? tree::ModelTree::kPlanned
+                                : family == RadixFamily::kTuwkGatherv ? tree::ModelTree::kCarried
                                                                       : tree::ModelTree::kAdaptive;
   static std::mutex mutex;  // threads may call at once (MPI_THREAD_MULTIPLE)
   static std::map<std::pair<int, int>, int> chosen;
@@ -219,6 +198,13 @@ extern "C" int TUWk_Radix(MPI_Comm comm, int* tuwk_radix, int* binomialk_radix) 
   return rc != MPI_SUCCESS ? rc
                            : QueryRadix(comm, TreeAlgorithm::kOblivious, tuw::detail::kChooseRadix,
                                         binomialk_radix);
+}
+
+extern "C" int TUWk_Radix_gatherv(MPI_Comm comm, int* radix) {
+  // An intercommunicator's TUWk_Gatherv carries nothing: TUWk's tree (intercomm.cpp).
+  const bool inter = comm != MPI_COMM_NULL && tuw::detail::IsIntercomm(comm);
+  return QueryRadix(comm, tuw::detail::TreeAlgorithm::kAdaptive,
+                    inter ? tuw::detail::kChooseRadix : tuw::detail::kChooseCarriedRadix, radix);
 }
 
 extern "C" int TUWk_Radix_init(MPI_Comm comm, int* radix) {

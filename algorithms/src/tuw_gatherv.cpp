@@ -1,7 +1,7 @@
 // TUW_Gatherv: Traeff's linear-time irregular gather (2017, Section 2-3). The adaptive tree is
 // built by the Lemma 3 protocol from each process's own count only; then data flows along it.
-// TUWk_Gatherv: the same at radix k (ceil(log_k p) rounds; the radix from ResolveRadix), small
-// cubes' data carried by the construction (tree/carried_cubes.hpp).
+// TUWk_Gatherv: the same at radix k (ceil(log_k p) rounds; the radix from ResolveRadix, its own
+// family's), small cubes' data carried by the construction (tree/carried_cubes.hpp).
 // Plan (checks + construction) and run (data movement) are apart so that a persistent request
 // (TUW_Gatherv_init) plans once and runs at every start.
 #include <algorithm>
@@ -69,11 +69,14 @@ int RunGatherPlan(const GatherPlan& plan) {
 }
 
 int TuwGathervRadix(const GatherArgs& args, int radix) {
-  if (IsIntercomm(args.comm)) return InterGather(args, TreeAlgorithm::kAdaptive, radix);
+  if (IsIntercomm(args.comm)) {  // its trees carry nothing: TUWk's radix
+    return InterGather(args, TreeAlgorithm::kAdaptive,
+                       radix == kChooseCarriedRadix ? kChooseRadix : radix);
+  }
   GatherPlan plan;
   plan.radix = radix;
   // TUWk_Gatherv carries small cubes' data in the construction; TUW_Gatherv is the paper's.
-  if (radix == kChooseRadix) plan.carried.max_bytes = tree::kCarryMaxBytes;
+  if (radix == kChooseCarriedRadix) plan.carried.max_bytes = tree::kCarryMaxBytes;
   plan.options.scratch = nullptr;  // a plain call: the communicator's kept buffers (CallBuffers)
   const int rc = PlanTuwGather(args, &plan);
   return rc != MPI_SUCCESS ? rc : RunGatherPlan(plan);
@@ -81,6 +84,6 @@ int TuwGathervRadix(const GatherArgs& args, int radix) {
 
 int TuwGatherv(const GatherArgs& args) { return TuwGathervRadix(args, 2); }
 // TUWk_Gatherv: the same construction merging k cubes a round (issue 37).
-int TuwkGatherv(const GatherArgs& args) { return TuwGathervRadix(args, kChooseRadix); }
+int TuwkGatherv(const GatherArgs& args) { return TuwGathervRadix(args, kChooseCarriedRadix); }
 
 }  // namespace tuw::detail

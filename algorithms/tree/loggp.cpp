@@ -788,8 +788,8 @@ double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
 
 int ModelRadix(ModelTree kind, int p, const LogGPParams& params) {
   if (p <= 2) return 2;
-  // TUWk_Scatterv and TUWk_Gatherv: TUWk's radix (one for the family, the construction's).
-  if (kind == ModelTree::kRootPlanned || kind == ModelTree::kCarried) kind = ModelTree::kAdaptive;
+  // TUWk_Scatterv: TUWk's radix (the construction's); TUWk_Gatherv's carried tree its own.
+  if (kind == ModelTree::kRootPlanned) kind = ModelTree::kAdaptive;
   const std::vector<std::int64_t> blocks(p, 4);
   int best = 2;
   double best_time = GatherTime(kind, blocks, 0, 2, params);

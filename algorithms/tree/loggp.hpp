@@ -264,8 +264,9 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
 constexpr int kTwoLevelMinNodes = 48;
 bool TwoLevelSmallScatter(int p, const LogGPParams& params);
 
-// The radix of TUWk (kAdaptive) or Binomialk (kOblivious) for p processes: the one with the
-// smallest modelled gather time for one 4-byte block per process (the latency-bound case the
+// The radix of TUWk (kAdaptive; kCarried: TUWk_Gatherv's own, its construction carrying small
+// cubes, which favours more cubes a round) or Binomialk (kOblivious) for p processes: the one with
+// the smallest modelled gather time for one 4-byte block per process (the latency-bound case the
 // radix is for; in the bandwidth-bound case every radix moves the same bytes through the
 // root's link). Candidates: for each number of rounds ceil(log_k p), the smallest radix k that
 // needs no more (a larger one only adds messages to every round), up to kMaxRadix; ties go to

@@ -94,7 +94,8 @@ const char* kFooter =
     "children probed), binary and optimal: the linear model's trees as a plan (data only);\n"
     "oblivious-k, adaptive-k, planned-k: Binomialk, TUWk, and TUWk's tree without its\n"
     "construction (a start of TUWk_*_init), each at radix r (--radix, else the model's\n"
-    "choice for it, tree::ModelRadix, as libtuwcoll makes it); construction: TUW's rounds\n"
+    "choice for it, tree::ModelRadix, as libtuwcoll makes it: a gather's adaptive-k on\n"
+    "TUWk_Gatherv's tree, whose construction carries small cubes); construction: TUW's rounds\n"
     "alone (radix 2); logp_bound: the LogP lower bound of any gather or scatter\n"
     "(tree::LogPLowerBound). gamma is not modelled.\n\n"
     "Predictions for measurements:\n"
@@ -278,10 +279,11 @@ int LogGPTables(const Options& o) {
   const auto radix_of = [&](ModelTree kind) {
     return o.radix > 0 ? static_cast<int>(o.radix) : tuw::tree::ModelRadix(kind, p, params);
   };
-  const int adaptive_radix = radix_of(ModelTree::kAdaptive);
+  const bool scatter = o.op == "scatter";
+  // TUWk_Gatherv's construction carries small cubes' data: its radix is chosen on that tree.
+  const int adaptive_radix = radix_of(scatter ? ModelTree::kAdaptive : ModelTree::kCarried);
   const int oblivious_radix = radix_of(ModelTree::kOblivious);
   const int planned_radix = radix_of(ModelTree::kPlanned);
-  const bool scatter = o.op == "scatter";
   const auto kind_time = [&](ModelTree kind, const std::vector<std::int64_t>& blocks, int radix) {
     return scatter ? tuw::tree::ScatterTime(kind, blocks, root, radix, params)
                    : tuw::tree::GatherTime(kind, blocks, root, radix, params);

@@ -19,6 +19,7 @@
 #include "fit_file.hpp"
 #include "linear_fit.hpp"
 #include "operation_table.hpp"
+#include "radix_record.hpp"
 #include "raw_csv.hpp"
 #include "run_metadata.hpp"
 #include "tree_costs.hpp"
@@ -259,17 +260,25 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     }
     if (equal) loggp.ranks_per_node = size;
   }
-  // The radix the -k trees ran with: irrbench's record, the run's TUWCOLL_RADIX, else (runs
-  // before the record) the model's choice now - said in a note.
-  const int radix_setting =
-      meta.count("env.TUWCOLL_RADIX") ? std::atoi(meta["env.TUWCOLL_RADIX"].c_str()) : 0;
-  // TUWk_*_init's radix: recorded since it has its own (before, TUWk_*'s).
-  int recorded_tuwk = 0, recorded_binomialk = 0, recorded_tuwk_init = 0;
-  if (meta.count("tuwcoll_radix")) {
-    std::sscanf(meta["tuwcoll_radix"].c_str(), "TUWk=%d Binomialk=%d TUWk_init=%d", &recorded_tuwk,
-                &recorded_binomialk, &recorded_tuwk_init);
+  // The radixes the -k trees ran with: irrbench's record, else the run's TUWCOLL_RADIX (one text
+  // form, formats/radix_record.hpp); a tree neither names (runs before the record) has no LogGP
+  // time - said in a note. A record without TUWk_Gatherv's own radix is from a build whose
+  // TUWk_Gatherv ran TUWk's; one without TUWk_init's, whose persistent trees did.
+  using formats::RadixFamily;
+  formats::RadixRecord radixes;
+  for (const std::string key : {"tuwcoll_radix", "env.TUWCOLL_RADIX"}) {
+    if (meta.count(key) == 0) continue;
+    if (!formats::ParseRadixRecord(meta[key], tuw::tree::kMaxRadix, &radixes)) {
+      *error = "--from-results: " + key + "=" + meta[key] + " is not a radix from 2 to " +
+               std::to_string(tuw::tree::kMaxRadix) +
+               " nor a list like 'TUWk=4 Binomialk=9 TUWk_init=9 TUWk_Gatherv=5' of such";
+      return false;
+    }
+    if (key == "tuwcoll_radix" && radixes.Of(RadixFamily::kTuwkInit) == 0) {
+      radixes.named[static_cast<int>(RadixFamily::kTuwkInit)] = radixes.Of(RadixFamily::kTuwk);
+    }
+    break;
   }
-  if (recorded_tuwk_init == 0) recorded_tuwk_init = recorded_tuwk;
   // TUWk_Scatterv's small calls: on the tree a TUWCOLL_SCATTER_STEP run forced (irrbench records
   // "S TUWCOLL_SCATTER_STEP"), else on the model's choice, recomputed per call as the library
   // makes it: with the rule of the run's build ("S model-heavy-radix": a call with a heavy block
@@ -413,22 +422,22 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     if (costs.has_loggp) {
       // A persistent TUW op runs the tree its init built: the data without the construction.
       const bool planned = op->role == "persistent" && op->tree.rfind("adaptive", 0) == 0;
-      const int recorded = op->tree == "adaptive-k" ? (planned ? recorded_tuwk_init : recorded_tuwk)
-                           : op->tree == "oblivious-k" ? recorded_binomialk
-                                                       : 0;
-      const bool unknown_radix =
-          op->tree.find("-k") != std::string::npos && recorded == 0 && radix_setting == 0;
+      const RadixFamily family = op->tree == "oblivious-k" ? RadixFamily::kBinomialk
+                                 : planned                 ? RadixFamily::kTuwkInit
+                                 : scatter                 ? RadixFamily::kTuwk
+                                                           : RadixFamily::kTuwkGatherv;
+      const int recorded = op->tree.find("-k") != std::string::npos ? radixes.Of(family) : 0;
+      const bool unknown_radix = op->tree.find("-k") != std::string::npos && recorded == 0;
       if (unknown_radix && !radix_noted) {
         radix_noted = true;
         notes->push_back(
             "the run does not record the radix its -k trees ran with (irrbench before "
-            "tuwcoll_radix, no TUWCOLL_RADIX): no LogGP time for them");
+            "tuwcoll_radix, no TUWCOLL_RADIX naming them): no LogGP time for them");
       }
       row.loggp_us = unknown_radix
                          ? kNaN
-                         : LogGPTime(op->tree, planned, scatter, blocks, mc.root,
-                                     recorded > 0 ? recorded : radix_setting, small_call_step,
-                                     &step_choices, costs, loggp, &row.radix);
+                         : LogGPTime(op->tree, planned, scatter, blocks, mc.root, recorded,
+                                     small_call_step, &step_choices, costs, loggp, &row.radix);
       if (op->tree.find("-k") == std::string::npos) row.radix = 0;
       row.logp_bound_us = tuw::tree::LogPLowerBound(blocks, mc.root, loggp, loggp.network);
     }

@@ -213,14 +213,16 @@ def test_persistent_ops_validated_and_timed(mpi, tmp_path):
 
 def test_radix_k_runs_record_their_radixes(openmpi, tmp_path):
     """A run that measures radix-k rows records the radixes libtuwcoll uses (TUWk_*, Binomialk_*,
-    TUWk_*_init) and stops on a bad TUWCOLL_RADIX before its first case; a run without such rows
-    does not compute them (each model costs every process tens of ms at p = 6400)."""
+    TUWk_*_init, TUWk_Gatherv's own) in one order, whatever the setting's, and stops on a bad
+    TUWCOLL_RADIX before its first case; a run without such rows does not compute them (each model
+    costs every process tens of ms at p = 6400)."""
     args = ["--dists", "same", "--b", "1", "--nrep", "1", "--warmup", "0"]
-    r = openmpi.run(4, "--ops", "TUWk_Gatherv_init,Binomialk_Scatterv", *args, "--out",
-                    tmp_path / "k.csv", env_extra={"TUWCOLL_RADIX": "3"})
+    r = openmpi.run(4, "--ops", "TUWk_Gatherv_init,Binomialk_Scatterv,TUWk_Gatherv", *args,
+                    "--out", tmp_path / "k.csv",
+                    env_extra={"TUWCOLL_RADIX": "TUWk_Gatherv=5,TUWk=3 Binomialk=4 TUWk_init=6"})
     assert r.returncode == 0, r.stderr
     meta, rows = irrcsv.read(tmp_path / "k.csv")
-    assert meta["tuwcoll_radix"] == "TUWk=3 Binomialk=3 TUWk_init=3"
+    assert meta["tuwcoll_radix"] == "TUWk=3 Binomialk=4 TUWk_init=6 TUWk_Gatherv=5"
     assert meta["tuwcoll_scatter_step"].endswith(" model-heavy-radix")
     assert meta["tuwcoll_small_call_max_bytes"] == str(512 * 1024)  # tree::kOneMessageMaxBytes
     assert {row["status"] for row in rows} == {"ok"}

@@ -287,7 +287,9 @@ def test_persistent_radix_k_tree_runs_at_its_own_radix_within_the_model():
         record = next(line for line in f if line.startswith("# tuwcoll_radix="))
     run_fit = SIMULATED / "radix-560-persistent" / "default" / "fit.txt"  # the library's costs
     fit = dict(line.strip().split("=", 1) for line in open(run_fit) if "=" in line)
-    named = subprocess.run([str(BINARY), "--model", "loggp", "--p", "560", "--b", "4",
+    # (a scatter's table: a gather's adaptive-k is TUWk_Gatherv's carried tree, at its own radix)
+    named = subprocess.run([str(BINARY), "--model", "loggp", "--op", "scatter", "--p", "560",
+                            "--b", "4",
                             "--alpha", fit["alpha_us"], "--beta", fit["beta_us_per_byte"],
                             "--overhead", fit["overhead_us"],
                             "--barrier-start", "--dists", "same"],

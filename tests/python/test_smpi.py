@@ -187,7 +187,7 @@ def test_a_resume_keeps_the_radixes_the_file_recorded(tmp_path):
     first = simulate(*args, "--radix", 7)
     assert first.returncode == 0, first.stderr
     meta, _ = read(tmp_path / "default" / "raw.csv")
-    assert meta["tuwcoll_radix"] == "TUWk=7 Binomialk=7 TUWk_init=7"
+    assert meta["tuwcoll_radix"] == "TUWk=7 Binomialk=7 TUWk_init=7 TUWk_Gatherv=7"
     resumed = simulate(*args)
     assert resumed.returncode == 0, resumed.stderr
     other = simulate(*args, "--radix", 5)
