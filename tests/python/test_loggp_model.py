@@ -72,7 +72,8 @@ def test_every_tree_and_persistent_op_within_but_where_the_model_leaves_out():
     assert len(bad) <= 1, bad
 
 
-@pytest.mark.parametrize("run_name", ["radix-560-current", "radix-560-carried"])
+@pytest.mark.parametrize("run_name", ["radix-560-current", "radix-560-carried",
+                                      "radix-560-own-gather-radix"])
 def test_every_tree_of_one_current_run_within_thirty_percent(run_name):
     """radix-560-current (the radix-560 set, run by the library of f635264, priced on its own fit):
     all 144 LogGP cases at b <= 100 - TUW, TUWk, Binomial and Binomialk gathers and scatters, six
@@ -274,6 +275,27 @@ def test_the_library_ran_the_radix_the_model_names():
         assert sweep[4][key] == pytest.approx(chosen[key], rel=0.01), key
     assert sum(sweep[3][key] != pytest.approx(chosen[key], rel=0.01) for key in cases) > 30
     assert sum(sweep[5][key] != pytest.approx(chosen[key], rel=0.01) for key in cases) > 30
+
+
+def test_each_tuwk_operation_ran_its_own_radix():
+    """TUWk_Gatherv has its own radix (chosen on its carried tree: 5 on this fit), TUWk_Scatterv
+    TUWk's (4). The simulation is deterministic: radix-560-own-gather-radix's gathers take the
+    times of radix-560-carried-radix5 (the whole family at 5), its scatters those of
+    radix-560-carried (the family at 4); the two earlier runs differ in both."""
+    own_dir = SIMULATED / "radix-560-own-gather-radix" / "default"
+    with open(own_dir / "raw.csv") as f:
+        record = next(line for line in f if line.startswith("# tuwcoll_radix="))
+    assert record.strip() == "# tuwcoll_radix=TUWk=4 Binomialk=9 TUWk_init=9 TUWk_Gatherv=5"
+    own = medians(own_dir / "raw.csv")
+    at_five = medians(SIMULATED / "radix-560-carried-radix5" / "default" / "raw.csv")
+    at_four = medians(SIMULATED / "radix-560-carried" / "default" / "raw.csv")
+    for op, same_as, other in (("TUWk_Gatherv", at_five, at_four),
+                               ("TUWk_Scatterv", at_four, at_five)):
+        cases = [key for key in own if key[0] == op]
+        assert len(cases) == 30, op
+        for key in cases:
+            assert own[key] == pytest.approx(same_as[key], rel=1e-3), key
+        assert sum(own[key] != pytest.approx(other[key], rel=1e-3) for key in cases) >= 3, op
 
 
 def test_persistent_radix_k_tree_runs_at_its_own_radix_within_the_model():
