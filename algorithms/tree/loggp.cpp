@@ -155,8 +155,9 @@ class Machine {
 // its data where it carries it), then the notice to each gather root that is another process
 // (with the data carried to the root's cube, where the group merged).
 void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) {
-  std::vector<double> posted, arrivals;
+  std::vector<double> posted, arrivals, arrival_of;
   std::vector<Message> incoming;  // incoming[j * n + i]: from member i to member j
+  std::vector<std::size_t> order;
   for (const CarriedGroup& g : groups) {
     const std::size_t n = g.cubes.size();
     // The fixed roots' exchange: receives posted, everybody's sends, then the receives taken.
@@ -173,10 +174,21 @@ void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) 
             machine->Send(g.cubes[i].hi, g.cubes[j].hi, kSummaryBytes + data, ready);
       }
     }
+    // The links take the messages in the order they were sent (a sender's link is one-ported:
+    // taken in receiver order, a message sent first, the carrier's, waited for the later ones).
+    order.clear();
+    for (std::size_t k = 0; k < n * n; ++k) {
+      if (k / n != k % n) order.push_back(k);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return incoming[a].sent < incoming[b].sent;
+    });
+    arrival_of.resize(n * n);
+    for (std::size_t k : order) arrival_of[k] = machine->Arrival(incoming[k], posted[k / n]);
     for (std::size_t j = 0; j < n; ++j) {
       arrivals.clear();
       for (std::size_t i = 0; i < n; ++i) {
-        if (i != j) arrivals.push_back(machine->Arrival(incoming[j * n + i], posted[j]));
+        if (i != j) arrivals.push_back(arrival_of[j * n + i]);
       }
       std::sort(arrivals.begin(), arrivals.end());
       for (double a : arrivals) machine->Receive(g.cubes[j].hi, a, posted[j]);
