@@ -656,6 +656,11 @@ TEST(CarriedCubes, HandDerivedGroupOfThree) {
   EXPECT_FALSE(GroupCarried(group, cubes, {false, false, true}, 1, 8192));
   EXPECT_FALSE(GroupCarried(group, cubes, {false, true, true}, 20, 8192));  // no root: 1st too
   EXPECT_FALSE(GroupCarried({{0, 3}}, {{3, 0, 0}}, {true}, 20, 8192));      // no partner
+  // The root is told by the others itself where it is not its cube's fixed root.
+  EXPECT_TRUE(RootToldDirectly(group, 5, 8192));
+  EXPECT_FALSE(RootToldDirectly(group, 7, 8192));   // the root is that fixed root
+  EXPECT_FALSE(RootToldDirectly(group, 20, 8192));  // not the root's group
+  EXPECT_FALSE(RootToldDirectly(group, 5, -1));     // carrying off: TUW's messages
 }
 
 // BuildCarriedTree by hand: p = 4, radix 2, root 0, blocks of 4 bytes. At level 0 both pairs carry
@@ -675,6 +680,8 @@ TEST(CarriedCubes, HandDerivedFourRanks) {
   EXPECT_TRUE(groups[0].merged && groups[1].merged && groups[2].merged);
   EXPECT_EQ(groups[1].carrier, 1u);  // {2} and {3}: the last
   EXPECT_EQ(groups[2].sends_data, (std::vector<char>{0, 1}));
+  EXPECT_FALSE(groups[0].root_told_directly);  // the root is its cube's fixed root
+  EXPECT_TRUE(groups[2].root_told_directly);   // {0, 1}'s fixed root is 1
   Tree some = BuildCarriedTree(blocks, 0, 2, 4, nullptr, &done);
   EXPECT_EQ(done, (std::vector<char>{0, 1, 1, 0}));
   ASSERT_EQ(some.nodes[0].children.size(), 1u);

@@ -101,11 +101,14 @@ std::size_t Winner(const std::vector<tree::CubeRange>& group, const std::vector<
 
 // The fixed roots' exchange: this cube's summary to every other cube's fixed root, theirs from
 // them (all at once, one latency); `carry` (if any) goes with the summary to the group's cube
-// `carrier`, and this fixed root takes up to `capacity` carried bytes from each. *others: one
-// message per other cube, in group order.
+// `carrier`, and this fixed root takes up to `capacity` carried bytes from each. `direct` >= 0
+// (the root, in its group, where it is not its cube's fixed root): this cube's summary, and
+// `carry`, go to it first, tagged TUWCOLL_TAG_INFORM, and the carrier gets the plain summary.
+// *others: one message per other cube, in group order.
 void ExchangeSummaries(MPI_Comm comm, const std::vector<tree::CubeRange>& group, std::size_t mine,
                        const Wire& out, std::size_t carrier, const std::vector<char>* carry,
-                       std::int64_t capacity, std::vector<Message>* others, int* failure) {
+                       std::int64_t capacity, int direct, std::vector<Message>* others,
+                       int* failure) {
   const std::size_t n = group.size() - 1;
   std::vector<std::vector<char>> in(n, std::vector<char>(kWireBytes + capacity));
   std::vector<char> plain(kWireBytes), with_data;
@@ -125,12 +128,22 @@ void ExchangeSummaries(MPI_Comm comm, const std::vector<tree::CubeRange>& group,
                        TUWCOLL_TAG_CONSTRUCT, comm, &r);
     });
   }
-  // The carrier's message first: its data is on the critical path of a carried group.
+  // The carrier's message first (the root's, where it is told directly): its data is on the
+  // critical path of a carried group.
+  if (direct >= 0) {
+    MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
+    const std::vector<char>& message = carry != nullptr ? with_data : plain;
+    WithRetry(failure, [&] {
+      return MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE, direct,
+                       TUWCOLL_TAG_INFORM, comm, &r);
+    });
+  }
   for (std::size_t step = 0; step < group.size(); ++step) {
     const std::size_t i = (carrier + step) % group.size();
     if (i == mine) continue;
     MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
-    const std::vector<char>& message = carry != nullptr && i == carrier ? with_data : plain;
+    const std::vector<char>& message =
+        carry != nullptr && i == carrier && direct < 0 ? with_data : plain;
     WithRetry(failure, [&] {
       return MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE, group[i].hi,
                        TUWCOLL_TAG_CONSTRUCT, comm, &r);
@@ -196,6 +209,10 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
                      [&](const tree::CubeRange& c) { return c.lo == mine_range.lo; }) -
         group.begin());
     const std::size_t carrier = tree::CarrierCube(group, root);
+    // TUWk_Gatherv: in the root's group, where the root is not its cube's fixed root, the other
+    // cubes' fixed roots tell the root themselves (their data included), and nobody forwards:
+    // the hop of the fixed root's notice is gone from the root's path.
+    const bool direct = tree::RootToldDirectly(group, root, carry_max);
 
     std::vector<Message> others;  // the other cubes' summaries (and carried data), group order
     const bool fixed_root = rank == mine_range.hi;
@@ -203,12 +220,15 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
       // A carried cube's data is at its fixed root, this rank: carried->bytes.
       const bool carries =
           tree::CarriesData(mine_range, as_fixed_root.cube, as_fixed_root.held, root, carry_max);
-      const std::int64_t capacity = mine == carrier ? std::max<std::int64_t>(carry_max, 0) : 0;
+      const std::int64_t capacity =
+          mine == carrier && !direct ? std::max<std::int64_t>(carry_max, 0) : 0;
       ExchangeSummaries(private_comm, group, mine, ToWire(as_fixed_root), carrier,
-                        carries ? &carried->bytes : nullptr, capacity, &others, &failure);
+                        carries ? &carried->bytes : nullptr, capacity,
+                        direct && mine != carrier ? root : -1, &others, &failure);
       std::vector<Summary> members = Members(others, mine, as_fixed_root);
       const bool merged_here = GroupCarried(group, members, root, carry_max);
-      if (as_fixed_root.cube.gather_root != rank) {  // tell the gather root (with the data)
+      if (as_fixed_root.cube.gather_root != rank && !(direct && mine == carrier)) {
+        // tell the gather root (with the data)
         std::vector<char> inform;
         for (const Message& m : others) {
           inform.insert(inform.end(), reinterpret_cast<const char*>(m.wire.data()),
@@ -227,7 +247,31 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
     }
 
     if (!gathering) continue;
-    if (!fixed_root) {  // told by the fixed root: its summaries, then any data carried
+    if (!fixed_root && direct && mine == carrier) {  // the root, told by every other cube
+      const std::size_t n = group.size() - 1;
+      std::vector<std::vector<char>> in(
+          n, std::vector<char>(kWireBytes + std::max<std::int64_t>(carry_max, 0)));
+      std::vector<MPI_Request> requests(n, MPI_REQUEST_NULL);
+      std::size_t k = 0;
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        if (i == mine) continue;
+        std::vector<char>& buffer = in[k];
+        MPI_Request& r = requests[k++];
+        WithRetry(&failure, [&] {
+          return MPI_Irecv(buffer.data(), static_cast<int>(buffer.size()), MPI_BYTE, group[i].hi,
+                           TUWCOLL_TAG_INFORM, private_comm, &r);
+        });
+      }
+      std::vector<MPI_Status> statuses(n);
+      WithRetry(&failure,
+                [&] { return MPI_Waitall(static_cast<int>(n), requests.data(), statuses.data()); });
+      others.clear();
+      for (std::size_t i = 0; i < n; ++i) {
+        int received = kWireBytes;
+        MPI_Get_count(&statuses[i], MPI_BYTE, &received);
+        others.push_back(Parse(in[i], received));
+      }
+    } else if (!fixed_root) {  // told by the fixed root: its summaries, then any data carried
       const std::size_t n = group.size() - 1;
       std::vector<char> inform(n * (kWireBytes + std::max<std::int64_t>(carry_max, 0)));
       MPI_Status status;

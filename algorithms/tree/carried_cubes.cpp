@@ -18,6 +18,12 @@ bool CarriesData(const CubeRange& cube, const CubeSummary& summary, bool held, i
          summary.total_bytes <= max_bytes;
 }
 
+bool RootToldDirectly(const std::vector<CubeRange>& group, int root, std::int64_t max_bytes) {
+  if (max_bytes < 0 || root < 0 || group.size() < 2) return false;
+  const CubeRange& cube = group[CarrierCube(group, root)];
+  return cube.Contains(root) && cube.hi != root;
+}
+
 bool GroupCarried(const std::vector<CubeRange>& group, const std::vector<CubeSummary>& summaries,
                   const std::vector<bool>& held, int root, std::int64_t max_bytes) {
   if (max_bytes < 0 || group.size() < 2) return false;
@@ -84,6 +90,8 @@ Tree BuildCarriedTree(const std::vector<std::int64_t>& block_bytes, int root, in
         }
         record.carrier = carrier;
         record.merged = carried;
+        record.root = root;
+        record.root_told_directly = RootToldDirectly(group, root, max_bytes);
         groups->push_back(std::move(record));
       }
       const std::size_t w =

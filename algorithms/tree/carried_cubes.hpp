@@ -29,7 +29,8 @@ constexpr std::int64_t kCarryMaxBytes = 2048;
 constexpr std::int64_t kSummaryBytes = 40;
 
 // The cube of a group (in rank order) whose fixed root receives the carried data: the one that
-// holds the root, else the last (whose fixed root is the merged cube's).
+// holds the root (its gather root, the root, where RootToldDirectly), else the last (whose fixed
+// root is the merged cube's).
 std::size_t CarrierCube(const std::vector<CubeRange>& group, int root);
 
 // Whether a cube sends its data with its summary: it does not hold the root, all its data is at
@@ -37,6 +38,12 @@ std::size_t CarrierCube(const std::vector<CubeRange>& group, int root);
 // max_bytes (max_bytes < 0: nothing is carried).
 bool CarriesData(const CubeRange& cube, const CubeSummary& summary, bool held, int root,
                  std::int64_t max_bytes);
+
+// Whether, in the group that holds the root, the other cubes' fixed roots send their summaries
+// (and carried data) to the root itself rather than through the fixed root of the root's cube,
+// which would forward them with its notice: where the root is not that fixed root, and cubes are
+// carried (max_bytes >= 0: TUWk_Gatherv). Saves the root a hop at every level.
+bool RootToldDirectly(const std::vector<CubeRange>& group, int root, std::int64_t max_bytes);
 
 // Whether the group merges in the construction: every cube but the root's carries its data.
 // summaries and held are parallel to group.
@@ -55,6 +62,8 @@ struct CarriedGroup {
   std::vector<char> sends_data;  // CarriesData, per cube
   std::size_t carrier = 0;
   bool merged = false;
+  int root = -1;                    // the call's root
+  bool root_told_directly = false;  // RootToldDirectly: the others' messages go to the root
 };
 
 // The adaptive tree with carrying (root -1, the construction's choice, only where max_bytes < 0):

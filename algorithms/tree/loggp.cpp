@@ -152,51 +152,61 @@ class Machine {
 // TUW's construction (distributed_tree.cpp) on `machine`, merge by merge (BuildCarriedTree's
 // records; TUWk_Gatherv's carry small cubes' data to their carrier), every process's clock at its
 // end: the fixed roots' exchange (each sends its summary to the others, the carrier's first, with
-// its data where it carries it), then the notice to each gather root that is another process
-// (with the data carried to the root's cube, where the group merged).
+// its data where it carries it; in the root's group of a carrying construction, where the root is
+// not its cube's fixed root, to the root first instead), then the notice to each gather root that
+// is another process (with the data carried to the root's cube, where the group merged; none to a
+// root told directly).
 void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) {
   std::vector<double> posted, arrivals, arrival_of;
-  std::vector<Message> incoming;  // incoming[j * n + i]: from member i to member j
+  std::vector<Message> sent;          // every message of one exchange
+  std::vector<std::size_t> receiver;  // sent[k]'s: a member, or n for the root told directly
   std::vector<std::size_t> order;
   for (const CarriedGroup& g : groups) {
     const std::size_t n = g.cubes.size();
     // The fixed roots' exchange: receives posted, everybody's sends, then the receives taken.
-    posted.resize(n);
+    posted.resize(n + 1);
     for (std::size_t i = 0; i < n; ++i) posted[i] = machine->Clock(g.cubes[i].hi);
-    incoming.resize(n * n);
+    if (g.root_told_directly) posted[n] = machine->Clock(g.root);
+    sent.clear();
+    receiver.clear();
     for (std::size_t i = 0; i < n; ++i) {
       const double ready = machine->Clock(g.cubes[i].hi);
+      const std::int64_t data = g.sends_data[i] ? g.total_bytes[i] : 0;
+      if (g.root_told_directly && i != g.carrier) {
+        sent.push_back(machine->Send(g.cubes[i].hi, g.root, kSummaryBytes + data, ready));
+        receiver.push_back(n);
+      }
       for (std::size_t step = 0; step < n; ++step) {
         const std::size_t j = (g.carrier + step) % n;
         if (j == i) continue;
-        const std::int64_t data = g.sends_data[i] && j == g.carrier ? g.total_bytes[i] : 0;
-        incoming[j * n + i] =
-            machine->Send(g.cubes[i].hi, g.cubes[j].hi, kSummaryBytes + data, ready);
+        const bool with_data = j == g.carrier && !g.root_told_directly;
+        sent.push_back(machine->Send(g.cubes[i].hi, g.cubes[j].hi,
+                                     kSummaryBytes + (with_data ? data : 0), ready));
+        receiver.push_back(j);
       }
     }
     // The links take the messages in the order they were sent (a sender's link is one-ported:
     // taken in receiver order, a message sent first, the carrier's, waited for the later ones).
-    order.clear();
-    for (std::size_t k = 0; k < n * n; ++k) {
-      if (k / n != k % n) order.push_back(k);
-    }
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return incoming[a].sent < incoming[b].sent;
-    });
-    arrival_of.resize(n * n);
-    for (std::size_t k : order) arrival_of[k] = machine->Arrival(incoming[k], posted[k / n]);
-    for (std::size_t j = 0; j < n; ++j) {
+    order.resize(sent.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return sent[a].sent < sent[b].sent; });
+    arrival_of.resize(sent.size());
+    for (std::size_t k : order) arrival_of[k] = machine->Arrival(sent[k], posted[receiver[k]]);
+    for (std::size_t j = 0; j <= n; ++j) {
+      if (j == n && !g.root_told_directly) break;
       arrivals.clear();
-      for (std::size_t i = 0; i < n; ++i) {
-        if (i != j) arrivals.push_back(arrival_of[j * n + i]);
+      for (std::size_t k = 0; k < sent.size(); ++k) {
+        if (receiver[k] == j) arrivals.push_back(arrival_of[k]);
       }
       std::sort(arrivals.begin(), arrivals.end());
-      for (double a : arrivals) machine->Receive(g.cubes[j].hi, a, posted[j]);
+      const int at = j == n ? g.root : g.cubes[j].hi;
+      for (double a : arrivals) machine->Receive(at, a, posted[j]);
     }
     // The notice to each gather root that is another process (its MPI_Recv, at its clock).
     for (std::size_t i = 0; i < n; ++i) {
       const int gather_root = g.gather_roots[i];
-      if (gather_root == g.cubes[i].hi) continue;
+      if (gather_root == g.cubes[i].hi || (g.root_told_directly && i == g.carrier)) continue;
       std::int64_t bytes = kSummaryBytes * static_cast<std::int64_t>(n - 1);
       for (std::size_t j = 0; g.merged && i == g.carrier && j < n; ++j) {
         if (j != i) bytes += g.total_bytes[j];
@@ -569,6 +579,9 @@ double TimedKind(ModelTree kind, const std::vector<std::int64_t>& block_bytes, i
     std::vector<CarriedGroup> groups;
     const std::int64_t carry = kind == ModelTree::kCarried ? params.carry_max_bytes : -1;
     const Tree tree = BuildCarriedTree(block_bytes, root, radix, carry, &groups);
+    if (!params.root_told_directly) {
+      for (CarriedGroup& g : groups) g.root_told_directly = false;
+    }
     return Timed(tree, &groups, false, params, run);
   }
   return Timed(ModelTreeOf(kind, block_bytes, root, radix), nullptr, kind == ModelTree::kOblivious,

@@ -56,6 +56,9 @@ struct LogGPParams {
   // TUWk_Gatherv's carried cubes (kCarried): the library's limit, or an older build's where
   // irrmodel prices its run (irrbench's tuwcoll_carry_max_bytes; -1 before carrying).
   std::int64_t carry_max_bytes = kCarryMaxBytes;
+  // TUWk_Gatherv's root group told the root directly (RootToldDirectly): the library's way, or
+  // not, where irrmodel prices a run of an older build (no tuwcoll_carry_to_root record).
+  bool root_told_directly = true;
   const LogGPLevel& Between(int a, int b) const {
     return ranks_per_node > 1 && a / ranks_per_node == b / ranks_per_node ? node : network;
   }

@@ -328,6 +328,14 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   }
   loggp.one_message_max_bytes = small_call_max_bytes;
   loggp.carry_max_bytes = carry_max_bytes;
+  // TUWk_Gatherv's root told directly by its group (tree::RootToldDirectly) since the record;
+  // before, through the fixed root of its cube.
+  loggp.root_told_directly = meta.count("tuwcoll_carry_to_root") > 0;
+  if (loggp.root_told_directly && meta["tuwcoll_carry_to_root"] != "direct") {
+    *error = "--from-results: tuwcoll_carry_to_root=" + meta["tuwcoll_carry_to_root"] +
+             " is not 'direct' (how TUWk_Gatherv's root group tells the root)";
+    return false;
+  }
   SmallCallChoices step_choices;
   const bool by_size = rule_record >= 2;
   step_choices.params = by_size
