@@ -1,11 +1,12 @@
 #!/bin/bash
 # The runs of results/simulated/radix-6400-carried/README.md: TUWk_Gatherv (its construction
 # carrying small cubes' data) at p = 6400 on radix-6400-small-current's platform, hosts and fit
-# (the library's choice from it: TUWk radix 5), six distributions, b = 1 and 10, one repetition
-# after none (the radix-6400-small experiment's), beside that run's TUW_Gatherv, TUWk_Gatherv
-# (without carrying) and Binomialk_Gatherv. From the repository root after scripts/build smpi and
-# scripts/build-smpi-waitany-fix: run.sh [OPS] writes raw.csv here (resumable: --resume); with
-# RADIX=R set, TUWk's radix forced to R (TUWCOLL_RADIX="TUWk=R"), into raw-radixR.csv.
+# (the library's own radix for TUWk_Gatherv from it: 6 since 3485ce8), six distributions, b = 1
+# and 10, one repetition after none (the radix-6400-small experiment's), beside that run's
+# TUW_Gatherv, TUWk_Gatherv (without carrying) and Binomialk_Gatherv. From the repository root
+# after scripts/build smpi and scripts/build-smpi-waitany-fix: run.sh [OPS] writes raw.csv here
+# (resumable: --resume); with RADIX=R set, TUWk's radix forced to R (TUWCOLL_RADIX="TUWk=R",
+# which TUWk_Gatherv takes where its own is not named), into raw-radixR.csv.
 set -euo pipefail
 DIR=results/simulated/radix-6400-carried
 BASE=results/simulated/radix-6400-small-current/default
