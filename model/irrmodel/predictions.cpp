@@ -263,12 +263,14 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   // The radixes the -k trees ran with: irrbench's record, else the run's TUWCOLL_RADIX (one text
   // form, formats/radix_record.hpp); a tree neither names (runs before the record) has no LogGP
   // time - said in a note. A record without TUWk_Gatherv's own radix is from a build whose
-  // TUWk_Gatherv ran TUWk's; one without TUWk_init's, whose persistent trees did.
+  // TUWk_Gatherv ran TUWk's; one without TUWk_init's, whose persistent trees did. A bad
+  // TUWCOLL_RADIX names nothing (a run with -k rows stops on it; one without never read it).
   using formats::RadixFamily;
   formats::RadixRecord radixes;
   for (const std::string key : {"tuwcoll_radix", "env.TUWCOLL_RADIX"}) {
     if (meta.count(key) == 0) continue;
     if (!formats::ParseRadixRecord(meta[key], tuw::tree::kMaxRadix, &radixes)) {
+      if (key != "tuwcoll_radix") break;
       *error = "--from-results: " + key + "=" + meta[key] + " is not a radix from 2 to " +
                std::to_string(tuw::tree::kMaxRadix) +
                " nor a list like 'TUWk=4 Binomialk=9 TUWk_init=9 TUWk_Gatherv=5' of such";

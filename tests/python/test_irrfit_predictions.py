@@ -262,6 +262,35 @@ def test_a_forced_scatter_step_is_priced_as_recorded(tmp_path):
         assert f"tuwcoll_scatter_step={bad} is not" in result.stderr, result.stderr
 
 
+def test_each_radix_family_is_priced_at_its_recorded_radix(tmp_path):
+    """tuwcoll_radix in one form for the setting and the record: TUWk_Gatherv at its own radix
+    where the record names it (a 4-rank gather at radix 4 is one round, at 2 two: different
+    times), else TUWk's (files before it had its own); the run's TUWCOLL_RADIX where there is no
+    record; a bad record named, exit 2; a bad TUWCOLL_RADIX in a run without -k rows (never read
+    by the library) no error."""
+    fit = tmp_path / "fit.txt"
+    fit.write_text("alpha_us=12\nbeta_us_per_byte=0\ngamma_us_per_byte=0\n"
+                   "overhead_us=1\ngap_us=1\n")
+    cases = [("TUWk_Gatherv", "same", 1, 4, 4, [20e-6] * 3)]
+    radix = {}
+    records = {"own": ("tuwcoll_radix", "TUWk=2 Binomialk=2 TUWk_init=2 TUWk_Gatherv=4"),
+               "family": ("tuwcoll_radix", "TUWk=2 Binomialk=2 TUWk_init=2"),
+               "setting": ("env.TUWCOLL_RADIX", "TUWk_Gatherv=4")}
+    for name, record in records.items():
+        meta = [record]
+        table, _ = predictions(write_raw(tmp_path / f"{name}.csv", cases, root=0, meta=meta), fit)
+        row = table.set_index("op").loc["TUWk_Gatherv"]
+        radix[name] = (int(row["radix"]), float(row["loggp_us"]))
+    assert radix["own"][0] == radix["setting"][0] == 4 and radix["family"][0] == 2
+    assert radix["own"][1] == radix["setting"][1] != radix["family"][1]
+    bad = write_raw(tmp_path / "bad.csv", cases, meta=[("tuwcoll_radix", "TUWk=4 TUWk_gather=5")])
+    result = irrmodel("--from-results", bad, "--alpha-beta", fit, "--format", "tsv")
+    assert result.returncode == 2 and "tuwcoll_radix=TUWk=4 TUWk_gather=5 is not" in result.stderr
+    plain = write_raw(tmp_path / "plain.csv", [("TUW_Gatherv", "same", 1, 4, 4, [20e-6] * 3)],
+                      meta=[("env.TUWCOLL_RADIX", "1")])
+    assert irrmodel("--from-results", plain, "--alpha-beta", fit).returncode == 0
+
+
 def test_a_heavy_block_takes_the_radix_tree(tmp_path):
     """A build of the rule "S model-heavy-radix" sends a small call with a block above 4 KiB
     (tree::kHeavyBlockBytes) on the radix tree (24, as a forced 0 above), one of lighter blocks on
