@@ -99,6 +99,35 @@ std::size_t Winner(const std::vector<tree::CubeRange>& group, const std::vector<
   return tree::WinningCube(tree::TreeKind::kAdaptive, group, cubes, root);
 }
 
+// Receives one message from every other cube's fixed root of the group (`tag`, up to kWireBytes
+// + capacity bytes each): posts them into *in, appending to *requests (the first n entries).
+void PostGroupReceives(MPI_Comm comm, const std::vector<tree::CubeRange>& group, std::size_t mine,
+                       int tag, std::int64_t capacity, std::vector<std::vector<char>>* in,
+                       std::vector<MPI_Request>* requests, int* failure) {
+  in->assign(group.size() - 1, std::vector<char>(kWireBytes + capacity));
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    if (i == mine) continue;
+    MPI_Request& r = requests->emplace_back(MPI_REQUEST_NULL);
+    std::vector<char>& buffer = (*in)[k++];
+    WithRetry(failure, [&] {
+      return MPI_Irecv(buffer.data(), static_cast<int>(buffer.size()), MPI_BYTE, group[i].hi, tag,
+                       comm, &r);
+    });
+  }
+}
+
+// The messages PostGroupReceives took, in group order (statuses: theirs, first).
+void ParseReceived(const std::vector<std::vector<char>>& in,
+                   const std::vector<MPI_Status>& statuses, std::vector<Message>* others) {
+  others->clear();
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    int received = kWireBytes;
+    MPI_Get_count(&statuses[i], MPI_BYTE, &received);
+    others->push_back(Parse(in[i], received));
+  }
+}
+
 // The fixed roots' exchange: this cube's summary to every other cube's fixed root, theirs from
 // them (all at once, one latency); `carry` (if any) goes with the summary to the group's cube
 // `carrier`, and this fixed root takes up to `capacity` carried bytes from each. `direct` >= 0
@@ -109,25 +138,15 @@ void ExchangeSummaries(MPI_Comm comm, const std::vector<tree::CubeRange>& group,
                        const Wire& out, std::size_t carrier, const std::vector<char>* carry,
                        std::int64_t capacity, int direct, std::vector<Message>* others,
                        int* failure) {
-  const std::size_t n = group.size() - 1;
-  std::vector<std::vector<char>> in(n, std::vector<char>(kWireBytes + capacity));
   std::vector<char> plain(kWireBytes), with_data;
   std::memcpy(plain.data(), out.data(), kWireBytes);
   if (carry != nullptr) {
     with_data = plain;
     with_data.insert(with_data.end(), carry->begin(), carry->end());
   }
+  std::vector<std::vector<char>> in;
   std::vector<MPI_Request> requests;
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < group.size(); ++i) {
-    if (i == mine) continue;
-    MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
-    std::vector<char>& buffer = in[k++];
-    WithRetry(failure, [&] {
-      return MPI_Irecv(buffer.data(), static_cast<int>(buffer.size()), MPI_BYTE, group[i].hi,
-                       TUWCOLL_TAG_CONSTRUCT, comm, &r);
-    });
-  }
+  PostGroupReceives(comm, group, mine, TUWCOLL_TAG_CONSTRUCT, capacity, &in, &requests, failure);
   // The carrier's message first (the root's, where it is told directly): its data is on the
   // critical path of a carried group.
   if (direct >= 0) {
@@ -153,12 +172,7 @@ void ExchangeSummaries(MPI_Comm comm, const std::vector<tree::CubeRange>& group,
   WithRetry(failure, [&] {
     return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), statuses.data());
   });
-  others->clear();
-  for (std::size_t i = 0; i < n; ++i) {
-    int received = kWireBytes;
-    MPI_Get_count(&statuses[i], MPI_BYTE, &received);
-    others->push_back(Parse(in[i], received));
-  }
+  ParseReceived(in, statuses, others);
 }
 
 // The group's summaries with this cube's own in its place.
@@ -248,29 +262,15 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
 
     if (!gathering) continue;
     if (!fixed_root && direct && mine == carrier) {  // the root, told by every other cube
-      const std::size_t n = group.size() - 1;
-      std::vector<std::vector<char>> in(
-          n, std::vector<char>(kWireBytes + std::max<std::int64_t>(carry_max, 0)));
-      std::vector<MPI_Request> requests(n, MPI_REQUEST_NULL);
-      std::size_t k = 0;
-      for (std::size_t i = 0; i < group.size(); ++i) {
-        if (i == mine) continue;
-        std::vector<char>& buffer = in[k];
-        MPI_Request& r = requests[k++];
-        WithRetry(&failure, [&] {
-          return MPI_Irecv(buffer.data(), static_cast<int>(buffer.size()), MPI_BYTE, group[i].hi,
-                           TUWCOLL_TAG_INFORM, private_comm, &r);
-        });
-      }
-      std::vector<MPI_Status> statuses(n);
-      WithRetry(&failure,
-                [&] { return MPI_Waitall(static_cast<int>(n), requests.data(), statuses.data()); });
-      others.clear();
-      for (std::size_t i = 0; i < n; ++i) {
-        int received = kWireBytes;
-        MPI_Get_count(&statuses[i], MPI_BYTE, &received);
-        others.push_back(Parse(in[i], received));
-      }
+      std::vector<std::vector<char>> in;
+      std::vector<MPI_Request> requests;
+      PostGroupReceives(private_comm, group, mine, TUWCOLL_TAG_INFORM,
+                        std::max<std::int64_t>(carry_max, 0), &in, &requests, &failure);
+      std::vector<MPI_Status> statuses(requests.size());
+      WithRetry(&failure, [&] {
+        return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), statuses.data());
+      });
+      ParseReceived(in, statuses, &others);
     } else if (!fixed_root) {  // told by the fixed root: its summaries, then any data carried
       const std::size_t n = group.size() - 1;
       std::vector<char> inform(n * (kWireBytes + std::max<std::int64_t>(carry_max, 0)));
