@@ -126,7 +126,8 @@ const std::vector<std::string>& MethodKeys() {
   // tuwcoll_scatter_step: likewise a small TUWk_Scatterv call's greedy step (TUWk_Scatter_step),
   // and tuwcoll_small_call_max_bytes the largest such call (tree::kOneMessageMaxBytes);
   // tuwcoll_carry_max_bytes the largest cube TUWk_Gatherv's construction carries, and
-  // tuwcoll_carry_to_root how its root's group reaches the root ("direct").
+  // tuwcoll_carry_to_root how its root's group reaches the root ("direct"; "direct-only": told
+  // only, tuwcoll_carry_to_root_max_bytes the largest cube carried there).
   static const std::vector<std::string> keys = {"library",
                                                 "p",
                                                 "root",
@@ -140,7 +141,8 @@ const std::vector<std::string>& MethodKeys() {
                                                 "tuwcoll_scatter_step",
                                                 "tuwcoll_small_call_max_bytes",
                                                 "tuwcoll_carry_max_bytes",
-                                                "tuwcoll_carry_to_root"};
+                                                "tuwcoll_carry_to_root",
+                                                "tuwcoll_carry_to_root_max_bytes"};
   return keys;
 }
 

@@ -234,7 +234,8 @@ int Main(int argc, char** argv) {
     method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
     method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);
     method["tuwcoll_carry_max_bytes"] = std::to_string(tuw::tree::kCarryMaxBytes);
-    method["tuwcoll_carry_to_root"] = "direct";  // tree::RootToldDirectly
+    method["tuwcoll_carry_to_root"] = "direct-only";  // tree::RootToldOnly
+    method["tuwcoll_carry_to_root_max_bytes"] = std::to_string(tuw::tree::kCarryToRootMaxBytes);
   }
   ResultsFile out;
   std::string verdict;

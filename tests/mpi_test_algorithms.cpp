@@ -322,24 +322,29 @@ TEST(DistributedTree, EqualsPureTree) {
 
 // TUWk_Gatherv's construction carrying small cubes (carried_cubes.hpp): every rank's view and
 // whether its part ended in the construction equal the pure BuildCarriedTree's, and the root and
-// each carrier hold exactly the bytes carried to them. Carry limits 0 (only empty cubes), 64 (a
-// mix of carried and not at the test's sizes) and 2048 (the library's: nearly all).
+// each carrier hold exactly the bytes carried to them. Carry limits (and to the root told only,
+// tree::CarryLimit) 0 (only empty cubes), 64 and 96 (a mix of carried and not at the test's sizes,
+// also in the root's group) and the library's (nearly all).
 TEST(DistributedTree, CarriedEqualsPureTree) {
   const int p = Size(), rank = Rank();
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  for (std::int64_t max_bytes : {std::int64_t{0}, std::int64_t{64}, tuw::tree::kCarryMaxBytes}) {
+  const std::pair<std::int64_t, std::int64_t> limits[] = {
+      {0, 0}, {64, 96}, {tuw::tree::kCarryMaxBytes, tuw::tree::kCarryToRootMaxBytes}};
+  for (const auto& [max_bytes, root_max_bytes] : limits) {
     for (int radix : {2, 3, 4}) {
       for (int root : RootsToTry(p)) {
         for (int s = 0; s < SeedCount(3); ++s) {
           const std::vector<int> counts = RandomCounts(p, 91 * p + 5 * root + s);
           std::vector<std::int64_t> bytes(counts.begin(), counts.end());
           std::vector<char> pure_done;
-          const auto pure =
-              tuw::tree::BuildCarriedTree(bytes, root, radix, max_bytes, nullptr, &pure_done);
+          const auto pure = tuw::tree::BuildCarriedTree(bytes, root, radix, max_bytes, nullptr,
+                                                        &pure_done, root_max_bytes);
           tuw::detail::CarriedData carried;
           carried.max_bytes = max_bytes;
-          if (rank != root && bytes[rank] <= max_bytes) {
+          carried.root_max_bytes = root_max_bytes;
+          if (rank != root && bytes[rank] <= tuw::tree::FirstCarryLimit(
+                                                 rank, p, radix, root, max_bytes, root_max_bytes)) {
             carried.bytes.assign(bytes[rank], static_cast<char>(rank));
           }
           tuw::tree::NodeView view;
@@ -365,10 +370,10 @@ TEST(DistributedTree, CarriedEqualsPureTree) {
           const bool ok = rc == MPI_SUCCESS && view == pure.nodes[rank] &&
                           carried.done == (pure_done[rank] != 0) && data_ok;
           EXPECT_TRUE(AllRanks(ok))
-              << "carry " << max_bytes << " radix " << radix << " rank " << rank << " root " << root
-              << " seed " << s << " parent " << view.parent << " vs " << pure.nodes[rank].parent
-              << " own " << view.own_bytes << " vs " << pure.nodes[rank].own_bytes << " done "
-              << carried.done << " data " << data_ok;
+              << "carry " << max_bytes << " to the root " << root_max_bytes << " radix " << radix
+              << " rank " << rank << " root " << root << " seed " << s << " parent " << view.parent
+              << " vs " << pure.nodes[rank].parent << " own " << view.own_bytes << " vs "
+              << pure.nodes[rank].own_bytes << " done " << carried.done << " data " << data_ok;
         }
       }
     }

@@ -322,11 +322,14 @@ TEST(LogGP, PlannedTreeHasItsOwnRadix) {
 // The carried construction by hand: p = 4, root 0, radix 2, 4-byte blocks, L = 10, o = g = 1.
 // Level 0: the pairs exchange (sent at 1, there at 11, taken by 12); {1} carries to the root,
 // {2} to 3. Level 1: 3 tells the root itself first (sent 13, there 23, taken by 24), then 1
-// (sent 14, taken by 25); 1 sent its summary to 3 (taken by 24): 25, rank 1 the last. Through
-// the fixed root of the root's cube (before tuwcoll_carry_to_root): 3's data to 1 (taken by 24),
-// 1's notice to the root (sent 25, taken by 36): 36.
+// (sent 14, taken by 25); 1 sent its summary to 3 (taken by 24): 25, rank 1 the last. Told only
+// (the library's since tuwcoll_carry_to_root=direct-only): the top round has no exchange, 3 tells
+// the root alone: 24. Through the fixed root of the root's cube (before tuwcoll_carry_to_root):
+// 3's data to 1 (taken by 24), 1's notice to the root (sent 25, taken by 36): 36.
 TEST(LogGP, CarriedConstructionTellsTheRootDirectlyByHand) {
   LogGPParams params = Params(10, 1, 1);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kCarried, {4, 4, 4, 4}, 0, 2, params), 24);
+  params.carry_to_root_max_bytes = -1;
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kCarried, {4, 4, 4, 4}, 0, 2, params), 25);
   params.root_told_directly = false;
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kCarried, {4, 4, 4, 4}, 0, 2, params), 36);

@@ -692,3 +692,43 @@ TEST(CarriedCubes, HandDerivedFourRanks) {
   EXPECT_EQ(BuildCarriedTree(blocks, 0, 2, -1).nodes[2],
             BuildTree(TreeKind::kAdaptive, blocks, 0, 2).nodes[2]);
 }
+
+// The root's group told only (RootToldOnly), by hand: p = 9, radix 3, root 0, carrying up to 8
+// bytes, 16 to the root; rank 7's block is 100 bytes, the others 4. Level 0: {1} and {2} carry to
+// the root, {3} and {4} to 5 (12 bytes there); {6, 7, 8} merges as TUW's, at 7 (the heaviest).
+// Level 1, the top: {3-5} (12 <= 16, held at 5) carries to the root and is done although {6-8}
+// does not (spread), which is the root's child; with the group's exchange (root limit -1) 12 > 8:
+// no cube carries and {3-5} is a child as well.
+TEST(CarriedCubes, HandDerivedRootToldOnly) {
+  using namespace tuw::tree;
+  const std::vector<CubeRange> top = {{0, 2}, {3, 5}, {6, 8}};
+  EXPECT_TRUE(RootToldOnly(top, 0, 8, 16));
+  EXPECT_FALSE(RootToldOnly(top, 0, 8, -1));
+  EXPECT_FALSE(RootToldOnly(top, 2, 8, 16));  // the root is its cube's fixed root
+  EXPECT_EQ(CarryLimit(top, 0, 8, 16), 16);
+  EXPECT_EQ(CarryLimit(top, 0, 8, 4), 8);    // never below the groups' limit
+  EXPECT_EQ(CarryLimit(top, 20, 8, 16), 8);  // not the root's group
+  // A rank's own block is carried in its first group with another cube: at level 0 the root is its
+  // cube of one's fixed root, so only a rank alone until later can carry more than 8.
+  EXPECT_EQ(FirstCarryLimit(1, 9, 3, 0, 8, 16), 8);
+  EXPECT_EQ(FirstCarryLimit(4, 9, 3, 0, 8, 16), 8);
+  EXPECT_EQ(FirstCarryLimit(9, 10, 3, 0, 8, 16), 16);  // {9} alone until {0-8}, {9}
+  EXPECT_EQ(FirstCarryLimit(9, 10, 3, 8, 8, 16), 8);   // there the root is {0-8}'s fixed root
+  const std::vector<std::int64_t> blocks = {4, 4, 4, 4, 4, 4, 4, 100, 4};
+  std::vector<char> done;
+  std::vector<CarriedGroup> groups;
+  const Tree told_only = BuildCarriedTree(blocks, 0, 3, 8, &groups, &done, 16);
+  EXPECT_EQ(done, (std::vector<char>{0, 1, 1, 1, 1, 1, 0, 0, 0}));
+  ASSERT_EQ(told_only.nodes[0].children.size(), 1u);
+  EXPECT_EQ(told_only.nodes[0].children[0], (ChildEdge{7, 1, 6, 8, 108, {}}));
+  EXPECT_EQ(told_only.nodes[7].children.size(), 2u);
+  EXPECT_EQ(told_only.nodes[0].bytes, 132);
+  ASSERT_EQ(groups.size(), 4u);
+  EXPECT_FALSE(groups[0].root_told_only);  // {0}, {1}, {2}: the root is {0}'s fixed root
+  EXPECT_TRUE(groups[3].root_told_only && groups[3].last_level && !groups[3].merged);
+  EXPECT_EQ(groups[3].sends_data, (std::vector<char>{0, 1, 0}));
+  const Tree exchanged = BuildCarriedTree(blocks, 0, 3, 8, nullptr, &done, -1);
+  EXPECT_EQ(done, (std::vector<char>{0, 1, 1, 1, 1, 0, 0, 0, 0}));
+  ASSERT_EQ(exchanged.nodes[0].children.size(), 2u);
+  EXPECT_EQ(exchanged.nodes[0].children[0], (ChildEdge{5, 1, 3, 5, 12, {}}));
+}

@@ -10,7 +10,8 @@
 // tree::WinningCube decision and know whom they receive from or send to, and how many bytes.
 // For k = 2 these are the paper's messages: one exchange with the sibling, one summary told.
 // TUWk_Gatherv (carried != nullptr): a small cube's data rides on its summary to the group's
-// carrier, and a group of such cubes merges here (tree/carried_cubes.hpp).
+// carrier, and a group of such cubes merges here; in the root's group the root is told only
+// (tree::RootToldOnly: no exchange), with up to tree::CarryLimit's data (tree/carried_cubes.hpp).
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -130,14 +131,11 @@ void ParseReceived(const std::vector<std::vector<char>>& in,
 
 // The fixed roots' exchange: this cube's summary to every other cube's fixed root, theirs from
 // them (all at once, one latency); `carry` (if any) goes with the summary to the group's cube
-// `carrier`, and this fixed root takes up to `capacity` carried bytes from each. `direct` >= 0
-// (the root, in its group, where it is not its cube's fixed root): this cube's summary, and
-// `carry`, go to it first, tagged TUWCOLL_TAG_INFORM, and the carrier gets the plain summary.
-// *others: one message per other cube, in group order.
+// `carrier`, and this fixed root takes up to `capacity` carried bytes from each. *others: one
+// message per other cube, in group order.
 void ExchangeSummaries(MPI_Comm comm, const std::vector<tree::CubeRange>& group, std::size_t mine,
                        const Wire& out, std::size_t carrier, const std::vector<char>* carry,
-                       std::int64_t capacity, int direct, std::vector<Message>* others,
-                       int* failure) {
+                       std::int64_t capacity, std::vector<Message>* others, int* failure) {
   std::vector<char> plain(kWireBytes), with_data;
   std::memcpy(plain.data(), out.data(), kWireBytes);
   if (carry != nullptr) {
@@ -147,22 +145,12 @@ void ExchangeSummaries(MPI_Comm comm, const std::vector<tree::CubeRange>& group,
   std::vector<std::vector<char>> in;
   std::vector<MPI_Request> requests;
   PostGroupReceives(comm, group, mine, TUWCOLL_TAG_CONSTRUCT, capacity, &in, &requests, failure);
-  // The carrier's message first (the root's, where it is told directly): its data is on the
-  // critical path of a carried group.
-  if (direct >= 0) {
-    MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
-    const std::vector<char>& message = carry != nullptr ? with_data : plain;
-    WithRetry(failure, [&] {
-      return MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE, direct,
-                       TUWCOLL_TAG_INFORM, comm, &r);
-    });
-  }
+  // The carrier's message first: its data is on the critical path of a carried group.
   for (std::size_t step = 0; step < group.size(); ++step) {
     const std::size_t i = (carrier + step) % group.size();
     if (i == mine) continue;
     MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
-    const std::vector<char>& message =
-        carry != nullptr && i == carrier && direct < 0 ? with_data : plain;
+    const std::vector<char>& message = carry != nullptr && i == carrier ? with_data : plain;
     WithRetry(failure, [&] {
       return MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE, group[i].hi,
                        TUWCOLL_TAG_CONSTRUCT, comm, &r);
@@ -197,6 +185,49 @@ bool CarriedParts(const std::vector<Message>& others, std::vector<const Message*
   return true;
 }
 
+// A fixed root's part in the root's group told only (tree::CarryLimit): its message to the root
+// (its summary, with `carry` if any), its summary to the last cube's fixed root where a level
+// follows (`onward`), and that process's receives of every other cube's summary (*others, group
+// order; empty elsewhere). The root's cube sends nothing to the root, which holds it.
+void TellRootOnly(MPI_Comm comm, const std::vector<tree::CubeRange>& group, std::size_t mine,
+                  std::size_t carrier, int root, bool onward, const Wire& out,
+                  const std::vector<char>* carry, std::vector<Message>* others, int* failure) {
+  const std::size_t last = group.size() - 1;
+  std::vector<char> plain(kWireBytes), with_data;
+  std::memcpy(plain.data(), out.data(), kWireBytes);
+  if (carry != nullptr) {
+    with_data = plain;
+    with_data.insert(with_data.end(), carry->begin(), carry->end());
+  }
+  std::vector<std::vector<char>> in;
+  std::vector<MPI_Request> requests;
+  if (onward && mine == last) {
+    PostGroupReceives(comm, group, mine, TUWCOLL_TAG_CONSTRUCT, 0, &in, &requests, failure);
+  }
+  const std::size_t received = requests.size();
+  if (mine != carrier) {
+    const std::vector<char>& message = carry != nullptr ? with_data : plain;
+    MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
+    WithRetry(failure, [&] {
+      return MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_BYTE, root,
+                       TUWCOLL_TAG_INFORM, comm, &r);
+    });
+  }
+  if (onward && mine != last) {
+    MPI_Request& r = requests.emplace_back(MPI_REQUEST_NULL);
+    WithRetry(failure, [&] {
+      return MPI_Isend(plain.data(), kWireBytes, MPI_BYTE, group[last].hi, TUWCOLL_TAG_CONSTRUCT,
+                       comm, &r);
+    });
+  }
+  std::vector<MPI_Status> statuses(requests.size());
+  WithRetry(failure, [&] {
+    return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), statuses.data());
+  });
+  others->clear();
+  if (received > 0) ParseReceived(in, statuses, others);
+}
+
 }  // namespace
 
 int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radix,
@@ -224,24 +255,35 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
         group.begin());
     const std::size_t carrier = tree::CarrierCube(group, root);
     // TUWk_Gatherv: in the root's group, where the root is not its cube's fixed root, the other
-    // cubes' fixed roots tell the root themselves (their data included), and nobody forwards:
-    // the hop of the fixed root's notice is gone from the root's path.
-    const bool direct = tree::RootToldDirectly(group, root, carry_max);
+    // cubes' fixed roots tell the root themselves (their data included), and the last cube's
+    // fixed root where a level follows; no exchange, no notice (tree::RootToldOnly).
+    const std::int64_t root_max =
+        carried != nullptr ? std::max(carried->root_max_bytes, carry_max) : -1;
+    const bool told_only = tree::RootToldOnly(group, root, carry_max, root_max);
+    const std::int64_t limit = tree::CarryLimit(group, root, carry_max, root_max);
 
     std::vector<Message> others;  // the other cubes' summaries (and carried data), group order
     const bool fixed_root = rank == mine_range.hi;
-    if (fixed_root) {
+    bool carries = false;  // (told only: this cube's data went to the root)
+    if (fixed_root && told_only) {
+      carries = tree::CarriesData(mine_range, as_fixed_root.cube, as_fixed_root.held, root, limit);
+      const bool onward = level + 1 < levels;
+      TellRootOnly(private_comm, group, mine, carrier, root, onward, ToWire(as_fixed_root),
+                   carries ? &carried->bytes : nullptr, &others, &failure);
+      if (onward && mine == group.size() - 1) {  // the merged cube's fixed root: the root's
+        as_fixed_root = MergeGroup(Members(others, mine, as_fixed_root), carrier);
+      }
+      others.clear();
+    } else if (fixed_root) {
       // A carried cube's data is at its fixed root, this rank: carried->bytes.
-      const bool carries =
+      carries =
           tree::CarriesData(mine_range, as_fixed_root.cube, as_fixed_root.held, root, carry_max);
-      const std::int64_t capacity =
-          mine == carrier && !direct ? std::max<std::int64_t>(carry_max, 0) : 0;
+      const std::int64_t capacity = mine == carrier ? std::max<std::int64_t>(carry_max, 0) : 0;
       ExchangeSummaries(private_comm, group, mine, ToWire(as_fixed_root), carrier,
-                        carries ? &carried->bytes : nullptr, capacity,
-                        direct && mine != carrier ? root : -1, &others, &failure);
+                        carries ? &carried->bytes : nullptr, capacity, &others, &failure);
       std::vector<Summary> members = Members(others, mine, as_fixed_root);
       const bool merged_here = GroupCarried(group, members, root, carry_max);
-      if (as_fixed_root.cube.gather_root != rank && !(direct && mine == carrier)) {
+      if (as_fixed_root.cube.gather_root != rank) {
         // tell the gather root (with the data)
         std::vector<char> inform;
         for (const Message& m : others) {
@@ -261,17 +303,55 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
     }
 
     if (!gathering) continue;
-    if (!fixed_root && direct && mine == carrier) {  // the root, told by every other cube
+    if (told_only && rank != root) {  // this cube's data went to the root, or it is its child
+      gathering = false;
+      if (carries) {
+        carried->done = true;
+      } else {
+        view->parent = root;
+        view->parent_level = level;
+        view->lo = mine_range.lo;
+        view->hi = mine_range.hi;
+        view->bytes = as_gather_root.cube.total_bytes;
+      }
+      continue;
+    }
+    if (told_only) {  // the root: each other cube's data, or a child
       std::vector<std::vector<char>> in;
       std::vector<MPI_Request> requests;
       PostGroupReceives(private_comm, group, mine, TUWCOLL_TAG_INFORM,
-                        std::max<std::int64_t>(carry_max, 0), &in, &requests, &failure);
+                        std::max<std::int64_t>(limit, 0), &in, &requests, &failure);
       std::vector<MPI_Status> statuses(requests.size());
       WithRetry(&failure, [&] {
         return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), statuses.data());
       });
       ParseReceived(in, statuses, &others);
-    } else if (!fixed_root) {  // told by the fixed root: its summaries, then any data carried
+      const std::vector<Summary> members = Members(others, mine, as_gather_root);
+      const std::size_t first_child = view->children.size();
+      std::size_t k = 0;
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        if (i == mine) continue;
+        const Message& m = others[k++];
+        const Summary& s = members[i];
+        if (tree::CarriesData(group[i], s.cube, s.held, root, limit)) {
+          if (static_cast<std::int64_t>(m.data.size()) != s.cube.total_bytes) {
+            if (failure == MPI_SUCCESS) failure = MPI_ERR_INTERN;
+            continue;
+          }
+          carried->ranges.push_back({group[i].lo, group[i].hi,
+                                     static_cast<std::int64_t>(carried->bytes.size()),
+                                     s.cube.total_bytes});
+          carried->bytes.insert(carried->bytes.end(), m.data.begin(), m.data.end());
+        } else {
+          view->children.push_back(
+              {s.cube.gather_root, level, group[i].lo, group[i].hi, s.cube.total_bytes, {}});
+        }
+      }
+      tree::OrderRound(view->children.begin() + first_child, view->children.end());
+      as_gather_root = MergeGroup(members, mine);
+      continue;
+    }
+    if (!fixed_root) {  // told by the fixed root: its summaries, then any data carried
       const std::size_t n = group.size() - 1;
       std::vector<char> inform(n * (kWireBytes + std::max<std::int64_t>(carry_max, 0)));
       MPI_Status status;

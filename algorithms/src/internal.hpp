@@ -216,6 +216,9 @@ int RootBlockBytes(const Count* counts, MPI_Datatype type, int p,
 // small cubes merged in the construction, the data it gathered.
 struct CarriedData {
   std::int64_t max_bytes = -1;  // the largest cube carried; < 0: none (TUW_*, plans, scatters)
+  // In the root's group (told only), the largest cube carried to the root (tree::CarryLimit; less
+  // than max_bytes: max_bytes).
+  std::int64_t root_max_bytes = -1;
   struct Range {
     int lo, hi;  // ranks, whose blocks lie in rank order at `offset` of `bytes`
     std::int64_t offset, bytes;

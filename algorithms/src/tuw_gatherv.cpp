@@ -28,7 +28,11 @@ int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
   if (plan->carried.max_bytes >= 0) {  // a non-root's own small block rides on its summary
     carried = &plan->carried;
     plan->options.carried = carried;
-    if (plan->ctx.rank != args.root && plan->own_bytes <= carried->max_bytes) {
+    // (larger where its first round is the root's group told only)
+    const std::int64_t first_limit =
+        tree::FirstCarryLimit(plan->ctx.rank, plan->ctx.size, plan->radix, args.root,
+                              carried->max_bytes, carried->root_max_bytes);
+    if (plan->ctx.rank != args.root && plan->own_bytes <= first_limit) {
       carried->bytes.resize(static_cast<std::size_t>(plan->own_bytes));
       // A block that lies in sendbuf as packed is copied, not packed (no MPI_Pack call).
       const char* in_place = PackedInPlace(args.sendbuf, args.sendcount, args.sendtype);
@@ -76,7 +80,10 @@ int TuwGathervRadix(const GatherArgs& args, int radix) {
   GatherPlan plan;
   plan.radix = radix;
   // TUWk_Gatherv carries small cubes' data in the construction; TUW_Gatherv is the paper's.
-  if (radix == kChooseCarriedRadix) plan.carried.max_bytes = tree::kCarryMaxBytes;
+  if (radix == kChooseCarriedRadix) {
+    plan.carried.max_bytes = tree::kCarryMaxBytes;
+    plan.carried.root_max_bytes = tree::kCarryToRootMaxBytes;
+  }
   plan.options.scratch = nullptr;  // a plain call: the communicator's kept buffers (CallBuffers)
   const int rc = PlanTuwGather(args, &plan);
   return rc != MPI_SUCCESS ? rc : RunGatherPlan(plan);

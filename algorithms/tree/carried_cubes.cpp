@@ -1,5 +1,6 @@
 #include "carried_cubes.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,22 @@ bool RootToldDirectly(const std::vector<CubeRange>& group, int root, std::int64_
   return cube.Contains(root) && cube.hi != root;
 }
 
+std::int64_t CarryLimit(const std::vector<CubeRange>& group, int root, std::int64_t max_bytes,
+                        std::int64_t root_max_bytes) {
+  if (!RootToldOnly(group, root, max_bytes, root_max_bytes)) return max_bytes;
+  return std::max(max_bytes, root_max_bytes);
+}
+
+std::int64_t FirstCarryLimit(int rank, int p, int radix, int root, std::int64_t max_bytes,
+                             std::int64_t root_max_bytes) {
+  const int levels = CeilLog(p, radix);
+  for (int level = 0; level < levels; ++level) {
+    const std::vector<CubeRange> group = GroupOf(rank, level, p, radix);
+    if (group.size() > 1) return CarryLimit(group, root, max_bytes, root_max_bytes);
+  }
+  return max_bytes;
+}
+
 bool GroupCarried(const std::vector<CubeRange>& group, const std::vector<CubeSummary>& summaries,
                   const std::vector<bool>& held, int root, std::int64_t max_bytes) {
   if (max_bytes < 0 || group.size() < 2) return false;
@@ -36,7 +53,7 @@ bool GroupCarried(const std::vector<CubeRange>& group, const std::vector<CubeSum
 
 Tree BuildCarriedTree(const std::vector<std::int64_t>& block_bytes, int root, int radix,
                       std::int64_t max_bytes, std::vector<CarriedGroup>* groups,
-                      std::vector<char>* done) {
+                      std::vector<char>* done, std::int64_t root_max_bytes) {
   const int p = static_cast<int>(block_bytes.size());
   if (root < -1 || root >= p || (root == -1 && max_bytes >= 0)) {
     throw std::invalid_argument("BuildCarriedTree: root " + std::to_string(root) +
@@ -77,7 +94,9 @@ Tree BuildCarriedTree(const std::vector<std::int64_t>& block_bytes, int root, in
         held.push_back(cubes[c + i].held);
       }
       const std::size_t carrier = CarrierCube(group, root);
-      const bool carried = GroupCarried(group, summaries, held, root, max_bytes);
+      const bool told_only = RootToldOnly(group, root, max_bytes, root_max_bytes);
+      const std::int64_t limit = CarryLimit(group, root, max_bytes, root_max_bytes);
+      const bool carried = GroupCarried(group, summaries, held, root, limit);
       if (groups) {
         CarriedGroup record;
         record.level = level;
@@ -86,12 +105,14 @@ Tree BuildCarriedTree(const std::vector<std::int64_t>& block_bytes, int root, in
           record.gather_roots.push_back(summaries[i].gather_root);
           record.total_bytes.push_back(summaries[i].total_bytes);
           record.sends_data.push_back(
-              CarriesData(group[i], summaries[i], held[i], root, max_bytes) ? 1 : 0);
+              CarriesData(group[i], summaries[i], held[i], root, limit) ? 1 : 0);
         }
         record.carrier = carrier;
         record.merged = carried;
         record.root = root;
         record.root_told_directly = RootToldDirectly(group, root, max_bytes);
+        record.root_told_only = told_only;
+        record.last_level = level + 1 == levels;
         groups->push_back(std::move(record));
       }
       const std::size_t w =
@@ -102,7 +123,8 @@ Tree BuildCarriedTree(const std::vector<std::int64_t>& block_bytes, int root, in
       for (std::size_t i = 0; i < group.size(); ++i) {
         if (i == w) continue;
         next.summary.total_bytes += summaries[i].total_bytes;
-        if (carried) {
+        // (told only: a carried cube is done at the root, whatever the others did)
+        if (carried || (told_only && CarriesData(group[i], summaries[i], held[i], root, limit))) {
           if (done) (*done)[summaries[i].gather_root] = 1;
           continue;
         }

@@ -155,7 +155,7 @@ class Machine {
 // its data where it carries it; in the root's group of a carrying construction, where the root is
 // not its cube's fixed root, to the root first instead), then the notice to each gather root that
 // is another process (with the data carried to the root's cube, where the group merged; none to a
-// root told directly).
+// root told directly). A root's group told only (RootToldOnly) has no exchange and no notice.
 void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) {
   std::vector<double> posted, arrivals, arrival_of;
   std::vector<Message> sent;          // every message of one exchange
@@ -169,7 +169,22 @@ void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) 
     if (g.root_told_directly) posted[n] = machine->Clock(g.root);
     sent.clear();
     receiver.clear();
-    for (std::size_t i = 0; i < n; ++i) {
+    // The root told only: its message (with the data carried) to the root, the summary to the
+    // last cube's fixed root where a level follows; nobody else is told.
+    const std::size_t last = n - 1;
+    for (std::size_t i = 0; g.root_told_only && i < n; ++i) {
+      const double ready = machine->Clock(g.cubes[i].hi);
+      if (i != g.carrier) {
+        const std::int64_t data = g.sends_data[i] ? g.total_bytes[i] : 0;
+        sent.push_back(machine->Send(g.cubes[i].hi, g.root, kSummaryBytes + data, ready));
+        receiver.push_back(n);
+      }
+      if (!g.last_level && i != last) {
+        sent.push_back(machine->Send(g.cubes[i].hi, g.cubes[last].hi, kSummaryBytes, ready));
+        receiver.push_back(last);
+      }
+    }
+    for (std::size_t i = 0; !g.root_told_only && i < n; ++i) {
       const double ready = machine->Clock(g.cubes[i].hi);
       const std::int64_t data = g.sends_data[i] ? g.total_bytes[i] : 0;
       if (g.root_told_directly && i != g.carrier) {
@@ -207,6 +222,7 @@ void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) 
     for (std::size_t i = 0; i < n; ++i) {
       const int gather_root = g.gather_roots[i];
       if (gather_root == g.cubes[i].hi || (g.root_told_directly && i == g.carrier)) continue;
+      if (g.root_told_only) continue;  // it knows: the root's child
       std::int64_t bytes = kSummaryBytes * static_cast<std::int64_t>(n - 1);
       for (std::size_t j = 0; g.merged && i == g.carrier && j < n; ++j) {
         if (j != i) bytes += g.total_bytes[j];
@@ -578,7 +594,10 @@ double TimedKind(ModelTree kind, const std::vector<std::int64_t>& block_bytes, i
   if (kind == ModelTree::kAdaptive || kind == ModelTree::kCarried) {
     std::vector<CarriedGroup> groups;
     const std::int64_t carry = kind == ModelTree::kCarried ? params.carry_max_bytes : -1;
-    const Tree tree = BuildCarriedTree(block_bytes, root, radix, carry, &groups);
+    const Tree tree = BuildCarriedTree(block_bytes, root, radix, carry, &groups, nullptr,
+                                       kind == ModelTree::kCarried && params.root_told_directly
+                                           ? params.carry_to_root_max_bytes
+                                           : -1);
     if (!params.root_told_directly) {
       for (CarriedGroup& g : groups) g.root_told_directly = false;
     }

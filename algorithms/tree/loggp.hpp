@@ -59,6 +59,9 @@ struct LogGPParams {
   // TUWk_Gatherv's root group told the root directly (RootToldDirectly): the library's way, or
   // not, where irrmodel prices a run of an older build (no tuwcoll_carry_to_root record).
   bool root_told_directly = true;
+  // And told only (RootToldOnly) with this CarryLimit: the library's, or -1 where irrmodel
+  // prices a run before tuwcoll_carry_to_root=direct-only (the group's exchange).
+  std::int64_t carry_to_root_max_bytes = kCarryToRootMaxBytes;
   const LogGPLevel& Between(int a, int b) const {
     return ranks_per_node > 1 && a / ranks_per_node == b / ranks_per_node ? node : network;
   }

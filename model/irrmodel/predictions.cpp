@@ -331,13 +331,28 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   loggp.one_message_max_bytes = small_call_max_bytes;
   loggp.carry_max_bytes = carry_max_bytes;
   // TUWk_Gatherv's root told directly by its group (tree::RootToldDirectly) since the record;
-  // before, through the fixed root of its cube.
+  // before, through the fixed root of its cube. "direct-only": and nobody else told but the last
+  // cube's fixed root (tree::RootToldOnly), up to tuwcoll_carry_to_root_max_bytes carried there.
   loggp.root_told_directly = meta.count("tuwcoll_carry_to_root") > 0;
-  if (loggp.root_told_directly && meta["tuwcoll_carry_to_root"] != "direct") {
-    *error = "--from-results: tuwcoll_carry_to_root=" + meta["tuwcoll_carry_to_root"] +
-             " is not 'direct' (how TUWk_Gatherv's root group tells the root)";
+  const std::string to_root = loggp.root_told_directly ? meta["tuwcoll_carry_to_root"] : "";
+  if (loggp.root_told_directly && to_root != "direct" && to_root != "direct-only") {
+    *error = "--from-results: tuwcoll_carry_to_root=" + to_root +
+             " is not 'direct' or 'direct-only' (how TUWk_Gatherv's root group tells the root)";
     return false;
   }
+  long long to_root_max_bytes = -1;
+  if (!ByteLimitRecord(meta, "tuwcoll_carry_to_root_max_bytes", 0,
+                       "the largest cube TUWk_Gatherv carries to its root told only",
+                       &to_root_max_bytes, error)) {
+    return false;
+  }
+  if ((to_root == "direct-only") != (to_root_max_bytes >= 0)) {
+    *error = "--from-results: tuwcoll_carry_to_root=" + to_root +
+             (to_root_max_bytes >= 0 ? " with" : " without") +
+             " tuwcoll_carry_to_root_max_bytes (which goes with 'direct-only' only)";
+    return false;
+  }
+  loggp.carry_to_root_max_bytes = to_root_max_bytes;
   SmallCallChoices step_choices;
   const bool by_size = rule_record >= 2;
   step_choices.params = by_size

@@ -223,7 +223,8 @@ def test_radix_k_runs_record_their_radixes(openmpi, tmp_path):
     assert r.returncode == 0, r.stderr
     meta, rows = irrcsv.read(tmp_path / "k.csv")
     assert meta["tuwcoll_radix"] == "TUWk=3 Binomialk=4 TUWk_init=6 TUWk_Gatherv=5"
-    assert meta["tuwcoll_carry_to_root"] == "direct"
+    assert meta["tuwcoll_carry_to_root"] == "direct-only"
+    assert meta["tuwcoll_carry_to_root_max_bytes"] == "8192"  # tree::kCarryToRootMaxBytes
     assert meta["tuwcoll_scatter_step"].endswith(" model-heavy-radix")
     assert meta["tuwcoll_small_call_max_bytes"] == str(512 * 1024)  # tree::kOneMessageMaxBytes
     assert {row["status"] for row in rows} == {"ok"}

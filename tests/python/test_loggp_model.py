@@ -437,3 +437,46 @@ def test_irrmodel_prices_the_small_call_limit_the_run_recorded(tmp_path):
     bad, _ = loggp("lots")
     assert bad.returncode != 0 and "tuwcoll_small_call_max_bytes: 'lots'" in bad.stderr, \
         bad.stderr
+
+
+def test_irrmodel_prices_the_root_group_the_run_recorded(tmp_path):
+    """TUWk_Gatherv's root group: told directly with the group's exchange
+    (tuwcoll_carry_to_root=direct, radix-560-direct's build), or told only, carrying up to
+    tuwcoll_carry_to_root_max_bytes (direct-only, the library's since): the model prices the
+    record's, so the told-only gather is the faster at b = 1 (no exchange in the root's group), and
+    the other operations are priced alike. A limit without direct-only, or direct-only without
+    one, is refused."""
+    raw = SIMULATED / "radix-560-direct" / "default" / "raw.csv"
+    lines = raw.read_text().splitlines(keepends=True)
+    kept = [line for line in lines if line.startswith(("#", "op,", "TUWk_Gatherv,same,1,",
+                                                        "TUW_Gatherv,same,1,"))]
+    text = "".join(kept)
+    assert "# tuwcoll_carry_to_root=direct\n" in text
+
+    def loggp(record):
+        path = tmp_path / "run.csv"
+        path.write_text(text.replace("# tuwcoll_carry_to_root=direct\n", record))
+        result = subprocess.run([str(BINARY), "--from-results", str(path), "--alpha-beta",
+                                 str(SIMULATED / "radix-560-direct" / "default" / "fit.txt"),
+                                 "--format", "tsv", "--max-mem", "1"],
+                                capture_output=True, text=True, timeout=300)
+        return result, {r["op"]: float(r["loggp_us"])
+                        for r in csv.DictReader(io.StringIO(result.stdout), delimiter="\t")
+                        if r["loggp_us"]}
+
+    exchanged, before = loggp("# tuwcoll_carry_to_root=direct\n")
+    assert exchanged.returncode == 0, exchanged.stderr
+    only, after = loggp("# tuwcoll_carry_to_root=direct-only\n"
+                        "# tuwcoll_carry_to_root_max_bytes=8192\n")
+    assert only.returncode == 0, only.stderr
+    assert after["TUW_Gatherv"] == before["TUW_Gatherv"]
+    assert after["TUWk_Gatherv"] < 0.9 * before["TUWk_Gatherv"], (before, after)
+    bad, _ = loggp("# tuwcoll_carry_to_root=direct-only\n")
+    assert bad.returncode != 0 and "without tuwcoll_carry_to_root_max_bytes" in bad.stderr, \
+        bad.stderr
+    bad, _ = loggp("# tuwcoll_carry_to_root=direct\n# tuwcoll_carry_to_root_max_bytes=8192\n")
+    assert bad.returncode != 0 and "with tuwcoll_carry_to_root_max_bytes" in bad.stderr, \
+        bad.stderr
+    bad, _ = loggp("# tuwcoll_carry_to_root=sideways\n")
+    assert bad.returncode != 0 and "tuwcoll_carry_to_root=sideways is not" in bad.stderr, \
+        bad.stderr
