@@ -129,6 +129,16 @@ void ParseReceived(const std::vector<std::vector<char>>& in,
   }
 }
 
+// A fixed root's messages: its summary alone (*plain), and with `carry` (*with_data, if any).
+void Outgoing(const Wire& out, const std::vector<char>* carry, std::vector<char>* plain,
+              std::vector<char>* with_data) {
+  plain->assign(kWireBytes, 0);
+  std::memcpy(plain->data(), out.data(), kWireBytes);
+  if (carry == nullptr) return;
+  *with_data = *plain;
+  with_data->insert(with_data->end(), carry->begin(), carry->end());
+}
+
 // The fixed roots' exchange: this cube's summary to every other cube's fixed root, theirs from
 // them (all at once, one latency); `carry` (if any) goes with the summary to the group's cube
 // `carrier`, and this fixed root takes up to `capacity` carried bytes from each. *others: one
@@ -136,12 +146,8 @@ void ParseReceived(const std::vector<std::vector<char>>& in,
 void ExchangeSummaries(MPI_Comm comm, const std::vector<tree::CubeRange>& group, std::size_t mine,
                        const Wire& out, std::size_t carrier, const std::vector<char>* carry,
                        std::int64_t capacity, std::vector<Message>* others, int* failure) {
-  std::vector<char> plain(kWireBytes), with_data;
-  std::memcpy(plain.data(), out.data(), kWireBytes);
-  if (carry != nullptr) {
-    with_data = plain;
-    with_data.insert(with_data.end(), carry->begin(), carry->end());
-  }
+  std::vector<char> plain, with_data;
+  Outgoing(out, carry, &plain, &with_data);
   std::vector<std::vector<char>> in;
   std::vector<MPI_Request> requests;
   PostGroupReceives(comm, group, mine, TUWCOLL_TAG_CONSTRUCT, capacity, &in, &requests, failure);
@@ -193,12 +199,8 @@ void TellRootOnly(MPI_Comm comm, const std::vector<tree::CubeRange>& group, std:
                   std::size_t carrier, int root, bool onward, const Wire& out,
                   const std::vector<char>* carry, std::vector<Message>* others, int* failure) {
   const std::size_t last = group.size() - 1;
-  std::vector<char> plain(kWireBytes), with_data;
-  std::memcpy(plain.data(), out.data(), kWireBytes);
-  if (carry != nullptr) {
-    with_data = plain;
-    with_data.insert(with_data.end(), carry->begin(), carry->end());
-  }
+  std::vector<char> plain, with_data;
+  Outgoing(out, carry, &plain, &with_data);
   std::vector<std::vector<char>> in;
   std::vector<MPI_Request> requests;
   if (onward && mine == last) {

@@ -6,9 +6,10 @@
 # TUW_Gatherv, TUWk_Gatherv (without carrying) and Binomialk_Gatherv. From the repository root
 # after scripts/build smpi and scripts/build-smpi-waitany-fix: run.sh [OPS] writes raw.csv here
 # (resumable: --resume); with RADIX=R set, TUWk's radix forced to R (TUWCOLL_RADIX="TUWk=R",
-# which TUWk_Gatherv takes where its own is not named), into raw-radixR.csv.
+# which TUWk_Gatherv takes where its own is not named), into raw-radixR.csv. OUT_DIR: another
+# directory for them (a later build's runs).
 set -euo pipefail
-DIR=results/simulated/radix-6400-carried
+DIR=${OUT_DIR:-results/simulated/radix-6400-carried}
 BASE=results/simulated/radix-6400-small-current/default
 export TUWCOLL_RANKS_PER_NODE=16 TUWCOLL_MODEL_FIT="$PWD/$BASE/fit.txt"
 OUT="$DIR/raw.csv"
