@@ -7,7 +7,7 @@
 # after scripts/build smpi and scripts/build-smpi-waitany-fix: run.sh [OPS] writes raw.csv here
 # (resumable: --resume); with RADIX=R set, TUWk's radix forced to R (TUWCOLL_RADIX="TUWk=R",
 # which TUWk_Gatherv takes where its own is not named), into raw-radixR.csv. OUT_DIR: another
-# directory for them (a later build's runs).
+# directory for them (a later build's runs); B: other block sizes than 1,10.
 set -euo pipefail
 DIR=${OUT_DIR:-results/simulated/radix-6400-carried}
 BASE=results/simulated/radix-6400-small-current/default
@@ -26,4 +26,4 @@ smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix
   -platform "$PWD/harness/platforms/paper-qdr80.xml" -hostfile "$PWD/$BASE/hostfile.txt" \
   "${CONFIG[@]}" --log=root.thres:warning build/smpi/harness/irrbench \
   --ops "${1:-TUWk_Gatherv}" --dists same,random,spikes,decreasing,alternating,two_blocks \
-  --b 1,10 --nrep 1 --warmup 0 --launch 1 "${RESUME[@]}" --out "$OUT"
+  --b "${B:-1,10}" --nrep 1 --warmup 0 --launch 1 "${RESUME[@]}" --out "$OUT"
