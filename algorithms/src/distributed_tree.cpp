@@ -129,6 +129,13 @@ void ParseReceived(const std::vector<std::vector<char>>& in,
   }
 }
 
+// The root keeps a cube's carried data (its ranks' blocks in rank order) as one range to unpack.
+void KeepAtRoot(const tree::CubeRange& cube, const std::vector<char>& data, CarriedData* carried) {
+  carried->ranges.push_back({cube.lo, cube.hi, static_cast<std::int64_t>(carried->bytes.size()),
+                             static_cast<std::int64_t>(data.size())});
+  carried->bytes.insert(carried->bytes.end(), data.begin(), data.end());
+}
+
 // A fixed root's messages: its summary alone (*plain), and with `carry` (*with_data, if any).
 void Outgoing(const Wire& out, const std::vector<char>* carry, std::vector<char>* plain,
               std::vector<char>* with_data) {
@@ -340,10 +347,7 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
             if (failure == MPI_SUCCESS) failure = MPI_ERR_INTERN;
             continue;
           }
-          carried->ranges.push_back({group[i].lo, group[i].hi,
-                                     static_cast<std::int64_t>(carried->bytes.size()),
-                                     s.cube.total_bytes});
-          carried->bytes.insert(carried->bytes.end(), m.data.begin(), m.data.end());
+          KeepAtRoot(group[i], m.data, carried);
         } else {
           view->children.push_back(
               {s.cube.gather_root, level, group[i].lo, group[i].hi, s.cube.total_bytes, {}});
@@ -394,10 +398,7 @@ int BuildAdaptiveView(MPI_Comm private_comm, int rank, int p, int root, int radi
           const Message* m = k < parts.size() ? parts[k] : nullptr;
           ++k;
           if (m == nullptr) continue;
-          carried->ranges.push_back({group[i].lo, group[i].hi,
-                                     static_cast<std::int64_t>(carried->bytes.size()),
-                                     static_cast<std::int64_t>(m->data.size())});
-          carried->bytes.insert(carried->bytes.end(), m->data.begin(), m->data.end());
+          KeepAtRoot(group[i], m->data, carried);
         }
       } else {  // the last cube's fixed root: the group's data in rank order, its own last
         std::vector<char> merged;
