@@ -41,6 +41,21 @@ TEST(LogGP, BackToBackMessagesEndTogether) {
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4}, 0, 2, params), 21);
 }
 
+// A node's messages go through shared memory, on links of their own: they neither queue behind
+// the network's nor break its chains. Linear, p = 5, two ranks a node (nodes {0, 1}, {2, 3},
+// {4}), root 2; the network L = 10, G = 1 (4 on the wire), the node's L = 1, G = 0; o = g = 1.
+// Everyone sends at 0-1. Rank 3's message is there at 2, taken 2-3; 0, 1, 4 on the network link
+// at 15, 19, 23, a chain, all at 23: taken 23-24, 24-25, 25-26. On one link with the network's,
+// 3's message queued to 19 and, on the wire for no time, broke the chain: 0's and 1's taken at
+// 19-20, 20-21, 25 in all.
+TEST(LogGP, NodeMessagesHaveTheirOwnLinks) {
+  LogGPParams params = Params(10, 1, 1);
+  params.network.us_per_byte = 1;
+  params.node = {1, 0};
+  params.ranks_per_node = 2;
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4, 4, 4}, 2, 2, params), 26);
+}
+
 // Where a message starts only when its receive is posted (SMPI's default). TUW, radix 2, the
 // timeline of AdaptiveGatherByHand below: rank 2's data (sent at 13) waits for rank 3 to post
 // its receive after its construction (24): there at 34, taken 34-35; rank 3 sends at 35, rank
