@@ -10,7 +10,9 @@
 // arrival order - the oblivious tree's once it has probed them - and then sends up; a scatter
 // parent serves its children from the last, serially from tree::kSerialSendMinBytes on, the
 // oblivious tree's inner children their sizes first). Links are one-ported: a process's
-// incoming (outgoing) bytes share one link of G per byte.
+// incoming (outgoing) bytes share one link of G per byte, and a node's messages one of their own
+// (shared memory); the messages a process takes in one exchange of the construction over the
+// network share its link and end together (SimGrid divides a link among its flows).
 #pragma once
 
 #include <cstdint>
