@@ -81,7 +81,7 @@ class Machine {
     // One link for all of them, the node's messages too: the scatter models were measured so
     // (with the node's on a link of their own TUWk_Scatterv Random b = 10 at p = 560 left its
     // band, 1.41 of the model, and the small call's choice by size its 5 % lead at b = 10).
-    ShareLinks(ms, leaves, &left, &done);
+    ShareLink(leaves, &left, &done);
     std::vector<double> arrivals(n);
     for (std::size_t i = 0; i < n; ++i) {
       arrivals[i] = std::max(done[i] + cost[i].latency, InLink(ms[i]) + cost[i].wire);
@@ -119,7 +119,7 @@ class Machine {
       starts[i] = (eager ? m.sent : std::max(m.sent, posted[index[i]])) + cost.latency;
       left[i] = cost.wire;
     }
-    ShareLinks(net, starts, &left, &done);
+    ShareLink(starts, &left, &done);
     for (std::size_t i = 0; i < net.size(); ++i) {
       double& arrival = (*arrivals)[index[i]];
       arrival = std::max(arrival, done[i]);
@@ -158,33 +158,32 @@ class Machine {
   }
 
  private:
-  // Processor sharing: messages ms[i] enter one link at starts[i] with (*left)[i] of time on it
-  // at full speed; the active flows share it equally. (*done)[i]: when ms[i] is through.
-  void ShareLinks(const std::vector<Message>& ms, const std::vector<double>& starts,
-                  std::vector<double>* left_ptr, std::vector<double>* done_ptr) {
-    const std::size_t n = ms.size();
-    const std::vector<double>& leaves = starts;
+  // Processor sharing: message i enters one link at starts[i] with (*left)[i] of time on it at
+  // full speed; the active flows share it equally. (*done)[i]: when message i is through.
+  void ShareLink(const std::vector<double>& starts, std::vector<double>* left_ptr,
+                 std::vector<double>* done_ptr) {
+    const std::size_t n = starts.size();
     std::vector<double>&left = *left_ptr, &done = *done_ptr;
     std::vector<std::size_t>& order = order_;
     order.resize(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return leaves[a] < leaves[b]; });
+                     [&](std::size_t a, std::size_t b) { return starts[a] < starts[b]; });
     std::vector<std::size_t>& active = active_;
     active.clear();
     std::size_t next = 0;
-    double now = n > 0 ? leaves[order[0]] : 0;
+    double now = n > 0 ? starts[order[0]] : 0;
     while (next < n || !active.empty()) {
-      while (next < n && leaves[order[next]] <= now) active.push_back(order[next++]);
+      while (next < n && starts[order[next]] <= now) active.push_back(order[next++]);
       if (active.empty()) {
-        now = leaves[order[next]];
+        now = starts[order[next]];
         continue;
       }
       const double share = static_cast<double>(active.size());
       double smallest = left[active[0]];
       for (std::size_t a : active) smallest = std::min(smallest, left[a]);
       double step = smallest * share;  // until the smallest is through
-      if (next < n) step = std::min(step, leaves[order[next]] - now);
+      if (next < n) step = std::min(step, starts[order[next]] - now);
       for (std::size_t a : active) left[a] -= step / share;
       now += step;
       for (std::size_t k = active.size(); k-- > 0;) {
