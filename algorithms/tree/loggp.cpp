@@ -46,13 +46,17 @@ class Machine {
     last_send_[from] = start;
     return {from, to, bytes, cpu_[from]};
   }
-  // When `m` has fully arrived, its receive posted at `posted`: an eager message left when sent,
-  // another when both sides were there; the links carry one message at a time.
+  // When `m`, its receive posted at `posted`, may leave: an eager message when sent, another
+  // when both sides are there.
+  double Ready(const Message& m, double posted) const {
+    return params_.Eager(m.bytes) ? m.sent : std::max(m.sent, posted);
+  }
+  // When `m` has fully arrived, its receive posted at `posted` (Ready); the links carry one
+  // message at a time.
   double Arrival(const Message& m, double posted) {
     const LogGPLevel& level = params_.Between(m.from, m.to);
-    const bool eager = params_.Eager(m.bytes);
     const double wire = params_.Wire(level, m.bytes);
-    const double leaves = std::max(eager ? m.sent : std::max(m.sent, posted), OutLink(m));
+    const double leaves = std::max(Ready(m, posted), OutLink(m));
     OutLink(m) = leaves + wire;
     const double arrives = std::max(leaves + level.latency_us + wire, InLink(m) + wire);
     InLink(m) = arrives;
@@ -73,8 +77,7 @@ class Machine {
     cost.resize(n);
     done.assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
-      const bool eager = params_.Eager(ms[i].bytes);
-      leaves[i] = std::max(eager ? ms[i].sent : std::max(ms[i].sent, posted[i]), OutLink(ms[i]));
+      leaves[i] = std::max(Ready(ms[i], posted[i]), OutLink(ms[i]));
       cost[i] = params_.Shared(params_.Between(ms[i].from, ms[i].to), ms[i].bytes);
       left[i] = cost[i].wire;
     }
@@ -90,40 +93,33 @@ class Machine {
     }
     return arrivals;
   }
-  // Messages that arrive at one process over the network together (`posted`: each receive's;
-  // `arrivals`: Arrival's, one after the other) share its link as a sender's do
+  // Messages to one process (its receives posted at `posted`) that arrive over the network
+  // together (`arrivals`: Arrival's, one after the other) share its link as a sender's do
   // (ArrivalsShared): they end together, so the receiver takes none of them early. Simulated
   // p = 560, radix 9, a common start: the root's last fan-in (six summaries with 364 bytes of
   // data) took 5.5 us, the model without this 4.3. Shared memory's messages are left as they came.
-  void ShareInbound(const std::vector<Message>& ms, const std::vector<double>& posted,
-                    std::vector<double>* arrivals) {
-    std::vector<Message>& net = inbound_;
-    std::vector<std::size_t>& index = inbound_index_;
+  void ShareInbound(const std::vector<Message>& ms, double posted, std::vector<double>* arrivals) {
+    std::vector<std::size_t>& net = inbound_;  // the network's, by index into ms
     net.clear();
-    index.clear();
     for (std::size_t i = 0; i < ms.size(); ++i) {
-      if (!Local(ms[i])) {
-        net.push_back(ms[i]);
-        index.push_back(i);
-      }
+      if (!Local(ms[i])) net.push_back(i);
     }
     if (net.size() < 2) return;
     std::vector<double>&starts = starts_, &left = left_, &done = done_;
     starts.resize(net.size());
     left.resize(net.size());
     done.assign(net.size(), 0);
-    for (std::size_t i = 0; i < net.size(); ++i) {
-      const Message& m = net[i];
+    for (std::size_t k = 0; k < net.size(); ++k) {
+      const Message& m = ms[net[k]];
       const LogGPParams::SharedCost cost = params_.Shared(params_.network, m.bytes);
-      const bool eager = params_.Eager(m.bytes);
-      starts[i] = (eager ? m.sent : std::max(m.sent, posted[index[i]])) + cost.latency;
-      left[i] = cost.wire;
+      starts[k] = Ready(m, posted) + cost.latency;
+      left[k] = cost.wire;
     }
     ShareLink(starts, &left, &done);
-    for (std::size_t i = 0; i < net.size(); ++i) {
-      double& arrival = (*arrivals)[index[i]];
-      arrival = std::max(arrival, done[i]);
-      in_link_[net[i].to] = std::max(in_link_[net[i].to], arrival);
+    for (std::size_t k = 0; k < net.size(); ++k) {
+      double& arrival = (*arrivals)[net[k]];
+      arrival = std::max(arrival, done[k]);
+      InLink(ms[net[k]]) = std::max(InLink(ms[net[k]]), arrival);
     }
   }
   // The same for a small message that goes out while the sender's link waits for a larger one's
@@ -131,9 +127,7 @@ class Machine {
   // nor holds the links.
   double ArrivalAside(const Message& m, double posted) const {
     const LogGPLevel& level = params_.Between(m.from, m.to);
-    const bool eager = params_.Eager(m.bytes);
-    return (eager ? m.sent : std::max(m.sent, posted)) + level.latency_us +
-           params_.Wire(level, m.bytes);
+    return Ready(m, posted) + level.latency_us + params_.Wire(level, m.bytes);
   }
   // Process `at` takes a message that arrived at `arrival`, not before `ready`; returns when its
   // CPU is done with it.
@@ -200,8 +194,7 @@ class Machine {
   std::vector<double> cpu_, last_send_, last_recv_, in_link_, out_link_;
   std::vector<double> node_in_link_, node_out_link_;   // shared memory's (Local)
   std::vector<double> leaves_, left_, done_, starts_;  // ArrivalsShared's, ShareInbound's scratch
-  std::vector<Message> inbound_;
-  std::vector<std::size_t> inbound_index_;
+  std::vector<std::size_t> inbound_;
   std::vector<LogGPParams::SharedCost> cost_;
   std::vector<std::size_t> order_, active_;
 };
@@ -247,7 +240,7 @@ void ShareBackToBack(std::vector<Arrived>* arrivals, std::vector<double>* own) {
 // is another process (with the data carried to the root's cube, where the group merged; none to a
 // root told directly). A root's group told only (RootToldOnly) has no exchange and no notice.
 void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) {
-  std::vector<double> posted, arrival_of, arrivals, inbound_posted;
+  std::vector<double> posted, arrival_of, arrivals;
   std::vector<Message> sent, inbound;  // every message of one exchange, those to one process
   std::vector<std::size_t> receiver;   // sent[k]'s: a member, or n for the root told directly
   std::vector<std::size_t> order;
@@ -308,8 +301,7 @@ void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) 
           arrivals.push_back(arrival_of[k]);
         }
       }
-      inbound_posted.assign(inbound.size(), posted[j]);
-      machine->ShareInbound(inbound, inbound_posted, &arrivals);
+      machine->ShareInbound(inbound, posted[j], &arrivals);
       std::sort(arrivals.begin(), arrivals.end());
       const int at = j == n ? g.root : g.cubes[j].hi;
       for (double a : arrivals) machine->Receive(at, a, posted[j]);
@@ -375,7 +367,7 @@ class GatherRun {
     for (std::size_t k = 0; k < n; ++k) {
       if (!present_[k]) continue;
       const Message& m = messages_[k];
-      leaves_[k] = machine_->params().Eager(m.bytes) ? m.sent : std::max(m.sent, posted_[k]);
+      leaves_[k] = machine_->Ready(m, posted_[k]);
       order_.push_back(k);
     }
     std::stable_sort(order_.begin(), order_.end(),
