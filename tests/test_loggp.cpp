@@ -120,6 +120,25 @@ TEST(LogGP, ObliviousScatterSendsSizesAside) {
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kOblivious, same, 0, 3, params), 38);
 }
 
+// The sizes' bytes are on the parent's link. The same tree, messages matched, G = 1 a byte:
+// 4-byte blocks, so each inner child gets 24 bytes of sizes and 12 of data. The root sends 6's
+// sizes at 0-1, its data at 1-2, 3's sizes at 2-3, its data at 3-4, 2's and 1's data at 4-5 and
+// 5-6. A child takes its sizes as if they were alone on the link (6's there at 35, taken 35-36;
+// 3's at 37, 37-38) and then posts its data's receive, but their bytes share the root's link
+// with the others: from 1, 3, 5, 6, 36 and 38 (6's sizes, 3's sizes, 2's, 1's data, 6's, 3's)
+// they are through at 73.33, 79.33, 20.67, 21.67, 80.33 and 81. A child's link takes its sizes
+// before its data: 3's sizes there at 89.33, its data at 89.33 + 12 = 101.33, taken 101.33-102.33;
+// rank 3 sends 5's and 4's at 102.33-103.33, 103.33-104.33 (through at 110.33, 111.33), taken by
+// 122.33. With the sizes aside, off the link (the model until 2026-11-29): 91.
+TEST(LogGP, ObliviousScatterSizesShareTheLink) {
+  LogGPParams params = Params(10, 1, 0);
+  params.network.us_per_byte = 1;
+  params.node = params.network;
+  params.eager_limit_bytes = 0;
+  EXPECT_NEAR(ScatterTime(ModelTree::kOblivious, std::vector<std::int64_t>(9, 4), 0, 3, params),
+              122 + 1.0 / 3, 1e-9);
+}
+
 // A parent's sends share its link by the bytes' per-byte rate at their size; the rest of a
 // message's measured time is its own latency (latency_by_size). Linear scatter, p = 3, root 0,
 // 400-byte blocks, o = 1, g = 0, eager; the curve: 0.01 us a byte, a drop of 1.8 between 200

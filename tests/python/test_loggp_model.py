@@ -231,6 +231,31 @@ def test_knomial_trees_at_every_radix_within_half():
     assert min(scatters) >= 0.9
 
 
+def test_knomial_scatter_sizes_share_the_link():
+    """The k-nomial scatter's size messages (8 bytes a rank: 5.8 KB for each child of a radix-9
+    root at p = 6400, twice its data at b = 1) share the parent's link with the data
+    (docs/irrmodel.md, "The size messages' bytes"). Against SimGrid with its probe polling 100
+    times finer (common-start/knomial's -iprobe1e-10 runs, p = 400 ... 6400): within [1/1.1, 1.25]
+    (1.01-1.20; the sizes aside 1.01-1.54, each first on the link 0.84-1.05). At p = 6400, b = 1
+    with SimGrid's polling (radix-6400-small-current, -scatter, -persistent): within [1/1.3, 1.3]
+    (1.08-1.29; aside 1.44-1.63)."""
+    fit = SIMULATED / "radix-6400-greedy" / "default" / "fit.txt"
+    finer = {}
+    for raw in sorted((SIMULATED / "common-start" / "knomial").glob("raw-*-iprobe1e-10.csv")):
+        for case, x in ratios(model_rows(raw, fit), {"Binomialk_Scatterv"}).items():
+            finer[(raw.name,) + case] = x
+    assert len(finer) == 7
+    assert all(1 / 1.1 <= x <= 1.25 for x in finer.values()), finer
+    at_6400 = {}
+    for run in ("radix-6400-small-current", "radix-6400-scatter", "radix-6400-persistent"):
+        base = SIMULATED / run / "default"
+        for case, x in ratios(model_rows(base / "raw.csv", base / "fit.txt"),
+                              {"Binomialk_Scatterv"}, max_b=1).items():
+            at_6400[(run,) + case] = x
+    assert len(at_6400) == 16
+    assert outside(at_6400) == {}
+
+
 def test_radix_k_trees_within_and_above_the_bound():
     """TUWk and Binomialk at the radix the library chose (irrmodel recomputes it from the same
     fit, as libtuwcoll does), and the LogP bound below every measured tree. TUWk_Scatterv from
