@@ -468,7 +468,7 @@ void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_know
     // it as if it were alone there. But its bytes are on the link, a flow that shares it with
     // the data (SimGrid's flows do), and on the child's link ahead of its data. Aside, the 5.8
     // KB of sizes each child of a radix-9 root gets at p = 6400, twice its data at b = 1, cost
-    // the root's link nothing, and the k-nomial scatter measured 1.44-1.79 of the model there.
+    // the root's link nothing, and the k-nomial scatter measured 1.44-1.72 of the model there.
     SharedSends sends(machine, v, have);
     for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytesAfterHeader)) {
       const ChildEdge& c = node.children[s.child];

@@ -238,7 +238,7 @@ def test_knomial_scatter_sizes_share_the_link():
     times finer (common-start/knomial's -iprobe1e-10 runs, p = 400 ... 6400): within [1/1.1, 1.25]
     (1.01-1.20; the sizes aside 1.01-1.54, each first on the link 0.84-1.05). At p = 6400, b = 1
     with SimGrid's polling (radix-6400-small-current, -scatter, -persistent): within [1/1.3, 1.3]
-    (1.08-1.29; aside 1.44-1.63)."""
+    (1.08-1.29; aside 1.44-1.72)."""
     fit = SIMULATED / "radix-6400-greedy" / "default" / "fit.txt"
     finer = {}
     for raw in sorted((SIMULATED / "common-start" / "knomial").glob("raw-*-iprobe1e-10.csv")):
