@@ -34,6 +34,11 @@ def predictions(run):
     return model_rows(SIMULATED / run / "default" / "raw.csv")
 
 
+def own_fit_rows(run_dir):
+    """irrmodel's rows for a committed run directory (raw.csv) priced on its own fit.txt."""
+    return model_rows(run_dir / "raw.csv", run_dir / "fit.txt")
+
+
 def ratios(rows, ops, max_b=100):
     return {(r["op"], r["distribution"], int(r["b"])): float(r["median_over_loggp"])
             for r in rows if r["op"] in ops and int(r["b"]) <= max_b}
@@ -92,7 +97,7 @@ def test_every_tree_of_one_current_run_within_thirty_percent(run_name):
     run = SIMULATED / run_name / "default"
     ops = {f"{tree}_{op}" for tree in ("TUW", "TUWk", "Binomial", "Binomialk")
            for op in ("Gatherv", "Scatterv")}
-    found = ratios(model_rows(run / "raw.csv", run / "fit.txt"), ops)
+    found = ratios(own_fit_rows(run), ops)
     assert len(found) == 144
     assert outside(found) == {}
 
@@ -216,7 +221,7 @@ def test_knomial_trees_at_every_radix_within_half():
     found = {}
     for k in (2, 3, 4, 5, 6, 8, 12, 16):
         run = SIMULATED / "radix-sweep-560" / f"radix-{k}" / "default"
-        rows = model_rows(run / "raw.csv", run / "fit.txt")
+        rows = own_fit_rows(run)
         assert {r["radix"] for r in rows if r["op"].startswith("Binomialk")} == {str(k)}
         for (op, dist, b), x in ratios(rows, {"Binomialk_Gatherv", "Binomialk_Scatterv"}).items():
             found[(k, op, dist, b)] = x
@@ -248,9 +253,8 @@ def test_knomial_scatter_sizes_share_the_link():
     assert all(1 / 1.1 <= x <= 1.25 for x in finer.values()), finer
     at_6400 = {}
     for run in ("radix-6400-small-current", "radix-6400-scatter", "radix-6400-persistent"):
-        base = SIMULATED / run / "default"
-        for case, x in ratios(model_rows(base / "raw.csv", base / "fit.txt"),
-                              {"Binomialk_Scatterv"}, max_b=1).items():
+        for case, x in ratios(own_fit_rows(SIMULATED / run / "default"), {"Binomialk_Scatterv"},
+                              max_b=1).items():
             at_6400[(run,) + case] = x
     assert len(at_6400) == 16
     assert outside(at_6400) == {}
@@ -533,8 +537,6 @@ def test_irrmodel_prices_the_root_group_the_run_recorded(tmp_path):
     bad, _ = loggp("# tuwcoll_carry_to_root=sideways\n")
     assert bad.returncode != 0 and "tuwcoll_carry_to_root=sideways is not" in bad.stderr, \
         bad.stderr
-
-
 
 
 def test_radixes_on_nodes_of_sixteen_priced_as_measured():
