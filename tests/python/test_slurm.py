@@ -343,7 +343,10 @@ def finished_cases(path):
     return len({(r["op"], r["distribution"], r["b"]) for r in rows})
 
 
-FAILURE_LAUNCHES = 24  # a launch takes about a second here: the job outlives a time-limit check
+# Launches of the failing job (about a second each here, the failure comes at the third): the
+# time limit's job outlives slurmctld's next periodic check of time limits; the others need only
+# outlive their failure (24 launches had cost them the resumed job's ~20 s more).
+FAILURE_LAUNCHES = {"cancel": 10, "time limit": 24, "node dies": 10}
 FAILURE_OPS = "--ops MPI_Gather,MPI_Gatherv --dists same --b 1,10 --nrep 5 --warmup 1"
 
 
@@ -353,10 +356,10 @@ FAILURE_OPS = "--ops MPI_Gather,MPI_Gatherv --dists same --b 1,10 --nrep 5 --war
 def test_a_failed_job_keeps_its_cases_and_resumes(cluster, tmp_path, failure):
     """A job cancelled, past its time limit, or on a node that dies leaves its finished cases;
     slurm/sweep --resume finishes the rest and the report names the job of every case."""
-    run = tmp_path / "sweep"
+    run, launches = tmp_path / "sweep", FAILURE_LAUNCHES[failure]
     submit = subprocess.Popen(
         ["/usr/bin/python3", str(SWEEP), "--library", "openmpi", "--settings", "default",
-         "--nodes", "2", "--tasks-per-node", "1", "--launches", str(FAILURE_LAUNCHES),
+         "--nodes", "2", "--tasks-per-node", "1", "--launches", str(launches),
          "--bench-args", FAILURE_OPS, "--results", str(tmp_path), "--run", "sweep",
          "--no-report-job", "--wait", "--time", "00:10:00",
          # SLURM would requeue the job of a dead node by itself and it would resume the same
@@ -409,9 +412,9 @@ def test_a_failed_job_keeps_its_cases_and_resumes(cluster, tmp_path, failure):
                     "node dies": ("NODE_FAIL", "")}[failure]
         assert f"JobState={expected[0]}" in state or "JobState=FAILED" in state, state
         assert re.search(re.escape(expected[1]) + r"(?![0-9])", controller), controller[-3000:]
-        kept = [k for k in range(1, FAILURE_LAUNCHES + 1)
+        kept = [k for k in range(1, launches + 1)
                 if finished_cases(job_dir / f"launch-{k}" / "raw.csv") == 4]
-        assert kept[:2] == [1, 2] and len(kept) < FAILURE_LAUNCHES, "finished launches kept"
+        assert kept[:2] == [1, 2] and len(kept) < launches, "finished launches kept"
     if failure == "node dies":  # SLURM must see it down before the resumed job is placed
         wait_until(lambda: "down" in subprocess.run(
             ["sinfo", "-h", "-n", second, "-o", "%T"], capture_output=True, text=True,
@@ -421,7 +424,7 @@ def test_a_failed_job_keeps_its_cases_and_resumes(cluster, tmp_path, failure):
     assert ("0 job(s) to finish, 1 done" if requeued else "1 job(s) to finish, 0 done") \
         in resumed.stderr
     jobs = set()
-    for k in range(1, FAILURE_LAUNCHES + 1):
+    for k in range(1, launches + 1):
         meta, rows = read(job_dir / f"launch-{k}" / "raw.csv")
         assert {r["status"] for r in rows} == {"ok"} and len(rows) == 4 * 5  # each case once
         jobs.add((meta["env.SLURM_JOB_ID"], meta.get("env.SLURM_RESTART_COUNT", "0")))
