@@ -24,9 +24,8 @@
 
 namespace {
 
-struct Message {
-  int tag;       // relative rank of its first block
-  int first, n;  // relative ranks [first, first + n)
+struct Message {  // relative ranks [first, first + n); its tag is `first`
+  int first, n;
 };
 
 struct Tree {
@@ -68,12 +67,12 @@ std::vector<Message> Sends(const Tree& t, int r, int forward_depth, int piece_ra
   if (depth == 1 && piece_ranks > 0) {
     std::vector<Message> out;
     for (int first = r; first < t.SubtreeEnd(r); first += piece_ranks) {
-      out.push_back({first, first, std::min(piece_ranks, t.SubtreeEnd(r) - first)});
+      out.push_back({first, std::min(piece_ranks, t.SubtreeEnd(r) - first)});
     }
     return out;
   }
-  if (depth == 0 || depth > forward_depth) return {{r, r, t.SubtreeEnd(r) - r}};
-  std::vector<Message> out = {{r, r, 1}};
+  if (depth == 0 || depth > forward_depth) return {{r, t.SubtreeEnd(r) - r}};
+  std::vector<Message> out = {{r, 1}};
   for (int c : t.Children(r)) {
     for (const Message& m : Sends(t, c, forward_depth, piece_ranks)) out.push_back(m);
   }
@@ -121,7 +120,7 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < expected.size(); ++i) {
       const Message& m = expected[i].m;
       MPI_Irecv(&data[static_cast<std::size_t>(m.first - r) * b], m.n * b, MPI_INT,
-                expected[i].source, m.tag, MPI_COMM_WORLD, &recvs[i]);
+                expected[i].source, m.first, MPI_COMM_WORLD, &recvs[i]);
     }
     if (r != 0 && forwards) {
       std::vector<MPI_Request> sends;
@@ -133,14 +132,14 @@ int main(int argc, char** argv) {
         const Message& m = expected[i].m;
         sends.emplace_back();
         MPI_Isend(&data[static_cast<std::size_t>(m.first - r) * b], m.n * b, MPI_INT,
-                  world(tree.Parent(r)), m.tag, MPI_COMM_WORLD, &sends.back());
+                  world(tree.Parent(r)), m.first, MPI_COMM_WORLD, &sends.back());
       }
       MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
     } else {
       MPI_Waitall(static_cast<int>(recvs.size()), recvs.data(), MPI_STATUSES_IGNORE);
       for (const Message& m : r != 0 ? own_sends : std::vector<Message>{}) {
         MPI_Send(&data[static_cast<std::size_t>(m.first - r) * b], m.n * b, MPI_INT,
-                 world(tree.Parent(r)), m.tag, MPI_COMM_WORLD);
+                 world(tree.Parent(r)), m.first, MPI_COMM_WORLD);
       }
     }
     const double mine = MPI_Wtime() - start;
