@@ -89,4 +89,26 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
   return true;
 }
 
+std::string LargeScatterRadixRecord(int radix, bool by_model) {
+  return by_model ? "model" : std::to_string(radix) + " TUWCOLL_RADIX";
+}
+
+bool ParseLargeScatterRadixRecord(const std::string& record, int max_radix, int* radix) {
+  if (record == "model") {
+    *radix = 0;
+    return true;
+  }
+  const std::string suffix = " TUWCOLL_RADIX";
+  if (record.size() <= suffix.size() || record.size() > suffix.size() + 2 ||
+      record.compare(record.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return false;
+  }
+  const std::string number = record.substr(0, record.size() - suffix.size());
+  if (number.find_first_not_of("0123456789") != std::string::npos) return false;
+  const int value = std::stoi(number);
+  if (value < 2 || value > max_radix) return false;
+  *radix = value;
+  return true;
+}
+
 }  // namespace irr::formats

@@ -45,4 +45,12 @@ std::string ScatterStepRecord(int step, bool by_model);
 bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model,
                             int* rule = nullptr);
 
+// irrbench's record of the radix of a TUWk_Scatterv call too large for one message a child
+// (tuwcoll_large_scatter_radix): "model" where the library's model chooses it per size class
+// (tree::LargeScatterRadix, TUWk_Radix_scatter_large), "R TUWCOLL_RADIX" where that setting
+// forced R; files of the builds before have none (such a call ran at tuwcoll_radix's TUWk).
+// ParseLargeScatterRadixRecord: false for anything else; *radix: R, or 0 for "model".
+std::string LargeScatterRadixRecord(int radix, bool by_model);
+bool ParseLargeScatterRadixRecord(const std::string& record, int max_radix, int* radix);
+
 }  // namespace irr::formats

@@ -184,13 +184,18 @@ int Main(int argc, char** argv) {
                      TUWk_Radix_gatherv(comm, &tuwk_gatherv_radix) == MPI_SUCCESS;
   // A small TUWk_Scatterv call's greedy step, the same everywhere: rank 0 asks (the model costs
   // about 60 ms at p = 6400; under SMPI, whose processes share one CPU, all asking took minutes).
-  int step[3] = {0, 0, MPI_SUCCESS};  // step, chosen by the model, the query's error
-  if (radix_known) {
+  // Likewise whether a large call's radix is the model's at the call's size (or the one set).
+  int step[5] = {0, 0, MPI_SUCCESS, 0, 0};  // step, chosen by the model, the query's error; large
+  if (radix_known) {                        // calls' radix at 4-byte blocks, chosen by the model
     if (rank == 0) step[2] = TUWk_Scatter_step(comm, root, &step[0], &step[1]);
-    MPI_Bcast(step, 3, MPI_INT, 0, comm);
+    if (rank == 0 && step[2] == MPI_SUCCESS) {
+      step[2] = TUWk_Radix_scatter_large(comm, root, 4, &step[3], &step[4]);
+    }
+    MPI_Bcast(step, 5, MPI_INT, 0, comm);
     radix_known = step[2] == MPI_SUCCESS;
   }
   const int scatter_step = step[0], step_by_model = step[1];
+  const int large_radix = step[3], large_radix_by_model = step[4];
   if (radix_k && !radix_known) {
     return Fail(rank,
                 "TUWk_*/Binomialk_*: no radix (TUWCOLL_RADIX, TUWCOLL_SCATTER_STEP, "
@@ -232,6 +237,8 @@ int Main(int argc, char** argv) {
     method["tuwcoll_radix"] =
         formats::RadixRecordText(tuwk_radix, binomialk_radix, tuwk_init_radix, tuwk_gatherv_radix);
     method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
+    method["tuwcoll_large_scatter_radix"] =
+        formats::LargeScatterRadixRecord(large_radix, large_radix_by_model);
     method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);
     method["tuwcoll_carry_max_bytes"] = std::to_string(tuw::tree::kCarryMaxBytes);
     method["tuwcoll_carry_to_root"] = "direct-only";  // tree::RootToldOnly

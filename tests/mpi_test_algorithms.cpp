@@ -416,12 +416,19 @@ TEST(Sequences, BackToBackCallsAndUserTraffic) {
 // the network and node steps of the two-level tree over nodes of TUWCOLL_RANKS_PER_NODE ranks, a
 // last node short where p is not a multiple, also with equal node ranges "eK/N" and ranges of
 // equal bytes "bK/N", the large block enough for two parts of tree::kByteCutMinPartBytes; empty
-// blocks
-// among them); the results are checked
-// after all calls against the pattern the root sent.
+// blocks among them). Every eighth call is too large for one message a child (its sizes go a
+// level ahead of the data; every call under the pieces' limit), on the radix its root names: the
+// one set, or with no setting the model's for its size, which is not the small calls'
+// (TUWk_Radix_scatter_large; checked here, so that such calls run on a radix the processes do not
+// choose themselves; a subtree's shape is its own root's business, so a wrong radix would cost
+// time, not data: the header's field is tested for being read, not for the tree it makes).
+// The results are checked after all calls against the pattern the root sent.
 TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
   const int p = Size(), rank = Rank();
   constexpr int kCalls = 40;
+  // Under the pieces' message limit every call here is too large for one message a child.
+  const char* limit = std::getenv("TUWCOLL_TEST_MAX_MESSAGE_BYTES");
+  const bool pieces = limit != nullptr && *limit != '\0';
   struct Setting {
     const char *radix, *step, *ranks_per_node;
   };
@@ -429,7 +436,7 @@ TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
        {Setting{"2", "0", ""}, Setting{"3", "0", ""}, Setting{"3", "1", ""}, Setting{"3", "2", ""},
         Setting{"2", "5", ""}, Setting{"3", "2/1", "3"}, Setting{"2", "5/2", "2"},
         Setting{"2", "1/3", "4"}, Setting{"2", "e2/1", "2"}, Setting{"3", "e3/2", "3"},
-        Setting{"2", "b2/1", "2"}, Setting{"3", "b3/2", "3"}}) {
+        Setting{"2", "b2/1", "2"}, Setting{"3", "b3/2", "3"}, Setting{"", "", ""}}) {
     setenv("TUWCOLL_RADIX", radix, 1);
     setenv("TUWCOLL_SCATTER_STEP", step, 1);
     setenv("TUWCOLL_RANKS_PER_NODE", ranks_per_node, 1);
@@ -438,6 +445,7 @@ TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
       const int root = (i * 7) % p;
       std::vector<int> counts(p, 1 + i % 3);
       counts[(i * 3 + 1) % p] = 2100 + i;  // 8.4 KB: "bK/N" cuts two parts by bytes
+      if (i % 8 == 5 && !pieces) counts[(i * 3 + 1) % p] = 140000 + i;  // 560 KB: a large call
       if (i % 4 == 0) counts[(i * 5 + 2) % p] = 0;
       int extent = 0;
       const std::vector<int> displs = ContiguousDisplacements(counts, &extent);
@@ -452,6 +460,14 @@ TEST(Sequences, TuwkScattervCallsInARowOnChangingTrees) {
                               received[i].data(), counts[rank], MPI_INT, root, MPI_COMM_WORLD),
                 MPI_SUCCESS)
           << "call " << i << " radix " << radix << " step " << step;
+    }
+    if (*radix == '\0' && p > 2) {  // the model's radixes: the large calls' differs
+      int small = 0, binomialk = 0, large = 0, by_model = 0;
+      EXPECT_EQ(TUWk_Radix(MPI_COMM_WORLD, &small, &binomialk), MPI_SUCCESS);
+      EXPECT_EQ(TUWk_Radix_scatter_large(MPI_COMM_WORLD, 0, 140000 * 4 / p, &large, &by_model),
+                MPI_SUCCESS);
+      EXPECT_NE(small, large);
+      EXPECT_EQ(by_model, 1);
     }
     unsetenv("TUWCOLL_RADIX");
     unsetenv("TUWCOLL_SCATTER_STEP");

@@ -1,9 +1,11 @@
 // Bad arguments: the MPI error class a user expects, raised through the communicator's error
 // handler (MPI_ERRORS_RETURN here), never a hang, and the communicator stays usable afterwards.
+#include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
 
+#include "loggp.hpp"
 #include "mpi_test_support.hpp"
 #include "tuwcoll_registry.hpp"
 
@@ -186,7 +188,24 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
     EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_ERR_ARG);
     EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_ERR_ARG);
     EXPECT_EQ(TUWk_Radix_gatherv(comm_, &tuwk_gatherv), MPI_ERR_ARG);
+    int large = 0, by_model = 0;
+    EXPECT_EQ(TUWk_Radix_scatter_large(comm_, 0, 4000, &large, &by_model), MPI_ERR_ARG);
   }
+  // A large TUWk_Scatterv call's radix: the TUWk radix set, else the model's at its size.
+  int large = 0, by_model = -1;
+  setting.Set("TUWk=4 Binomialk=6");
+  EXPECT_EQ(TUWk_Radix_scatter_large(comm_, 0, 4000, &large, &by_model), MPI_SUCCESS);
+  EXPECT_EQ(large, 4);
+  EXPECT_EQ(by_model, 0);
+  setting.Set("Binomialk=6");
+  EXPECT_EQ(TUWk_Radix_scatter_large(comm_, 0, 4000, &large, &by_model), MPI_SUCCESS);
+  EXPECT_EQ(by_model, 1);
+  const std::vector<int> candidates = tuw::tree::RadixCandidates(p_);
+  EXPECT_NE(std::find(candidates.begin(), candidates.end(), large), candidates.end()) << large;
+  EXPECT_EQ(TUWk_Radix_scatter_large(comm_, 0, -1, &large, &by_model), MPI_ERR_ARG);
+  EXPECT_EQ(TUWk_Radix_scatter_large(comm_, p_, 4000, &large, &by_model), MPI_ERR_ROOT);
+  EXPECT_EQ(TUWk_Radix_scatter_large(comm_, 0, 4000, nullptr, &by_model), MPI_ERR_ARG);
+  EXPECT_EQ(TUWk_Radix_scatter_large(MPI_COMM_NULL, 0, 4000, &large, &by_model), MPI_ERR_COMM);
   setting.Set("5");
   int tuwk = 0, binomialk = 0, tuwk_init = 0;
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);

@@ -97,6 +97,14 @@ int TUWk_Radix_init(MPI_Comm comm, int *radix);
  * errors as TUWk_Radix, MPI_ERR_ROOT, and a bad TUWCOLL_SCATTER_STEP or TUWCOLL_RANKS_PER_NODE
  * (MPI_ERR_ARG). */
 int TUWk_Scatter_step(MPI_Comm comm, int root, int *step, int *by_model);
+/* The radix of a TUWk_Scatterv call on the intracommunicator comm with this root too large for one
+ * message a child, whose blocks average block_bytes: TUWCOLL_RADIX's TUWk radix where it sets one
+ * (*by_model = 0), else the LogGP model's for blocks of that size class (*by_model = 1; the
+ * radix chosen for 4-byte blocks, TUWk_Radix's, is the latency-bound case's, and the model
+ * prices radix 2 fastest for most large calls). Errors as TUWk_Scatter_step, and MPI_ERR_ARG for
+ * a negative block_bytes. */
+int TUWk_Radix_scatter_large(MPI_Comm comm, int root, MPI_Aint block_bytes, int *radix,
+                             int *by_model);
 
 /* Persistent TUW_Gatherv / TUW_Scatterv (MPI-4 persistent collective semantics; the arguments of
  * MPI_Gatherv_init / MPI_Scatterv_init; no info keys are used). Init is collective: it checks the

@@ -150,6 +150,14 @@ int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix);
 int ScatterStepSetting(int* step);
 int RanksPerNodeSetting(int* ranks_per_node);
 int ModelScatterStep(int p, std::int64_t block_bytes, int radix, int root, int ranks_per_node);
+// The radix of a TUWk_Scatterv call too large for one message a child, which its root names in
+// the size messages: TUWCOLL_RADIX's for TUWk where it sets one (a number, or TUWk=R), else the
+// LogGP model's (tree::LargeScatterRadix) for p blocks of tree::ShapeBlockBytes(block_bytes) at
+// the call's root, computed once per (p, size class, root, ranks a node) and process from the
+// costs of ModelScatterStep. *by_model: whether the model chose it. TUWCOLL_RADIX is read by
+// ResolveRadix first, which reports a bad one.
+int LargeScatterRadix(int p, std::int64_t block_bytes, int root, int ranks_per_node,
+                      bool* by_model = nullptr);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the
 // first bad own arguments in the group, or a failed computation) for the group and the root,

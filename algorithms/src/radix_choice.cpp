@@ -14,6 +14,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "../tree/loggp.hpp"
 #include "fit_costs.hpp"
@@ -182,6 +183,29 @@ int ModelScatterStep(int p, std::int64_t block_bytes, int radix, int root, int r
                                                costs.SmallCallParams(ranks_per_node), root);
 }
 
+int LargeScatterRadix(int p, std::int64_t block_bytes, int root, int ranks_per_node,
+                      bool* by_model) {
+  const char* text = std::getenv("TUWCOLL_RADIX");
+  irr::formats::RadixRecord setting;
+  if (text != nullptr && *text != '\0' &&
+      irr::formats::ParseRadixRecord(text, tree::kMaxRadix, &setting) &&
+      setting.Of(irr::formats::RadixFamily::kTuwk) != 0) {
+    if (by_model != nullptr) *by_model = false;
+    return setting.Of(irr::formats::RadixFamily::kTuwk);
+  }
+  if (by_model != nullptr) *by_model = true;
+  static std::mutex mutex;
+  static std::map<std::tuple<int, std::int64_t, int, int>, int> chosen;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(p, block_bytes, root, ranks_per_node);
+  const auto it = chosen.find(key);
+  if (it != chosen.end()) return it->second;
+  tree::RadixCosts costs;
+  ModelCosts(&costs);  // as ModelScatterStep: a bad fit file is reported, the built-in costs then
+  return chosen[key] =
+             tree::LargeScatterRadix(p, block_bytes, costs.SmallCallParams(ranks_per_node), root);
+}
+
 }  // namespace tuw::detail
 
 // Queries: they return the error, without the communicator's error handler.
@@ -238,5 +262,26 @@ extern "C" int TUWk_Scatter_step(MPI_Comm comm, int root, int* step, int* by_mod
   *by_model = setting < 0;
   // The latency-bound case's (4-byte blocks): the step every greedy small call takes.
   *step = setting >= 0 ? setting : tuw::detail::ModelScatterStep(p, 4, radix, root, ranks_per_node);
+  return MPI_SUCCESS;
+}
+
+extern "C" int TUWk_Radix_scatter_large(MPI_Comm comm, int root, MPI_Aint block_bytes, int* radix,
+                                        int* by_model) {
+  if (comm != MPI_COMM_NULL && (radix == nullptr || by_model == nullptr || block_bytes < 0)) {
+    return MPI_ERR_ARG;
+  }
+  int small_radix = 0;  // reads (and reports a bad) TUWCOLL_RADIX
+  int rc = QueryRadix(comm, tuw::detail::TreeAlgorithm::kAdaptive, tuw::detail::kChooseRadix,
+                      &small_radix);
+  int p = 1, ranks_per_node = 0;
+  if (rc == MPI_SUCCESS) MPI_Comm_size(comm, &p);
+  if (rc == MPI_SUCCESS && (root < 0 || root >= p)) rc = MPI_ERR_ROOT;
+  if (rc == MPI_SUCCESS) rc = tuw::detail::RanksPerNodeSetting(&ranks_per_node);
+  if (rc != MPI_SUCCESS) return rc;
+  bool model = true;
+  const std::vector<std::int64_t> blocks(1, block_bytes);  // the class of this mean
+  *radix = tuw::detail::LargeScatterRadix(p, tuw::tree::ShapeBlockBytes(blocks), root,
+                                          ranks_per_node, &model);
+  *by_model = model;
   return MPI_SUCCESS;
 }

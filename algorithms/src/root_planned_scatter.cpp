@@ -41,14 +41,19 @@ namespace {
 // the flags one such field for all of them (none with an error); with kDataAttached the data of
 // lo..hi follows in rank order (the caller appends it), and the flags name the tree of the
 // range: 0 the radix tree, else the greedy tree's shape code (tree::ShapeCode, bits kStepShift
-// on), which the root chose for the call (ModelScatterStep).
+// on), which the root chose for the call (ModelScatterStep). Every message names the radix of
+// the call's tree (bits kRadixShift on), which its root chose (a large call's by its size,
+// LargeScatterRadix), so that a child needs no choice of its own.
 constexpr std::int64_t kDataAttached = 1 << 8;
 constexpr std::int64_t kUniformSizes = 1 << 9;
-constexpr int kStepShift = 16;
+constexpr int kRadixShift = 10;
+constexpr std::int64_t kRadixMask = std::int64_t{0xff} << kRadixShift;
+constexpr int kStepShift = 24;
+static_assert(tree::kMaxRadix <= 0xff, "the radix field holds 8 bits");
 
 std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std::int64_t hi,
-                                       const std::int64_t* sizes, bool data_attached = false,
-                                       int step = 0) {
+                                       const std::int64_t* sizes, int radix,
+                                       bool data_attached = false, int step = 0) {
   const int n = sizes == nullptr ? 0 : static_cast<int>(hi - lo + 1);
   const tree::SizeLayout layout = tree::SizeMessageLayout(sizes, n);  // the format's one layout
   const int width = layout.width;
@@ -56,6 +61,7 @@ std::vector<unsigned char> EncodeSizes(std::int64_t error, std::int64_t lo, std:
   const std::int64_t header[4] = {
       error, lo, hi,
       width | (layout.uniform ? kUniformSizes : 0) |
+          static_cast<std::int64_t>(radix) << kRadixShift |
           (data_attached ? kDataAttached | static_cast<std::int64_t>(step) << kStepShift : 0)};
   std::memcpy(m.data(), header, sizeof header);
   unsigned char* out = m.data() + tree::kSizeHeaderBytes;
@@ -70,6 +76,7 @@ struct SizesReceived {
   std::vector<std::int64_t> sizes;      // empty with an error
   const unsigned char* data = nullptr;  // the range's data, where it came with the sizes
   int step = 0;                         // the range's tree: 0 radix, else the greedy step
+  int radix = 2;                        // the call's radix
 };
 
 // Decodes `bytes` of a size message; false if it is not one (for ranks [0, p), to `rank`).
@@ -84,11 +91,13 @@ bool DecodeSizes(const unsigned char* m, std::int64_t bytes, int rank, int p, Si
   const bool attached = (header[3] & kDataAttached) != 0;
   const bool uniform = (header[3] & kUniformSizes) != 0;
   out->step = static_cast<int>(header[3] >> kStepShift);
+  out->radix = static_cast<int>((header[3] & kRadixMask) >> kRadixShift);
   tree::GreedyShape shape;
   if (out->lo < 0 || out->hi >= p || out->lo > rank || rank > out->hi ||
-      (width != 1 && width != 2 && width != 4 && width != 8) ||
-      (header[3] &
-       ~(kDataAttached | kUniformSizes | 0xff | std::int64_t{0x7fffffff} << kStepShift)) != 0 ||
+      (width != 1 && width != 2 && width != 4 && width != 8) || out->radix < 2 ||
+      out->radix > tree::kMaxRadix ||
+      (header[3] & ~(kDataAttached | kUniformSizes | 0xff | kRadixMask |
+                     std::int64_t{0x7fffffff} << kStepShift)) != 0 ||
       (out->step > 0 && (!attached || !tree::ShapeOfCode(out->step, &shape))) ||
       (attached && out->error != MPI_SUCCESS)) {
     return false;
@@ -119,18 +128,6 @@ bool DecodeSizes(const unsigned char* m, std::int64_t bytes, int rank, int p, Si
 int TreeTag(const CallContext& ctx) {
   const std::uint32_t call = (*ctx.any_source_calls)++;
   return TUWCOLL_TAG_TREE_BASE + static_cast<int>(call % TUWCOLL_TREE_TAGS);
-}
-
-// The most ranks a size message to `rank` can cover: its largest cube without the root (a child's
-// range is the cube it lost with).
-int LargestRange(int rank, int p, int root, int radix) {
-  int ranks = 0;
-  for (int level = 0; level < tree::CeilLog(p, radix); ++level) {
-    const tree::CubeRange cube = tree::CubeOf(rank, level, p, radix);
-    if (cube.Contains(root)) break;
-    ranks = cube.hi - cube.lo + 1;
-  }
-  return ranks;
 }
 
 // The node of `rank` (absolute) in the tree over ranks lo..lo+n-1 with these sizes: the radix
@@ -192,13 +189,13 @@ class Outbox {
 // Posted one by one (ExecuteOptions::send_ahead), completed by Finish.
 class SizeMessages {
  public:
-  SizeMessages(const tree::NodeView& view, const std::int64_t* sizes, int error, int tag,
+  SizeMessages(const tree::NodeView& view, const std::int64_t* sizes, int error, int radix, int tag,
                MPI_Comm comm)
-      : view_(view), sizes_(sizes), error_(error), out_(tag, comm) {}
+      : view_(view), sizes_(sizes), error_(error), radix_(radix), out_(tag, comm) {}
 
   int Send(const tree::ChildEdge& c) {
     return out_.Send(EncodeSizes(sizes_ == nullptr ? error_ : MPI_SUCCESS, c.lo, c.hi,
-                                 sizes_ == nullptr ? nullptr : sizes_ + (c.lo - view_.lo)),
+                                 sizes_ == nullptr ? nullptr : sizes_ + (c.lo - view_.lo), radix_),
                      c.child);
   }
   // Every child's message (the deepest subtrees first), then Finish.
@@ -217,6 +214,7 @@ class SizeMessages {
   const tree::NodeView& view_;
   const std::int64_t* sizes_;
   int error_;
+  int radix_;
   Outbox out_;
 };
 
@@ -232,13 +230,13 @@ ExecuteOptions SendingAhead(SizeMessages* messages, int* failure) {
 }
 
 // A small call: posts each child its sizes with its data in one message (sizes: those of
-// view.lo..view.hi; step: the tree's, named in the header), in the scatter schedule's order, all
-// at once (kSmallCallSerialSendMinBytes);
-// write(k, tail) puts the data of view.children[k]'s range at tail. A subtree whose data cannot be
-// written gets the error in place of its sizes. The first failure; the caller finishes `out`.
+// view.lo..view.hi; radix, step: the tree's, named in the header), in the scatter schedule's order,
+// all at once (kSmallCallSerialSendMinBytes); write(k, tail) puts the data of view.children[k]'s
+// range at tail. A subtree whose data cannot be written gets the error in place of its sizes. The
+// first failure; the caller finishes `out`.
 template <typename Write>
-int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, int step, Outbox* out,
-                 Write write) {
+int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, int radix, int step,
+                 Outbox* out, Write write) {
   int failure = MPI_SUCCESS;
   const auto note = [&failure](int rc) {
     if (failure == MPI_SUCCESS) failure = rc;
@@ -247,13 +245,13 @@ int SendWithData(const tree::NodeView& view, const std::int64_t* sizes, int step
        tree::ScatterSchedule(view, {}, tree::kSmallCallSerialSendMinBytes)) {
     const tree::ChildEdge& c = view.children[send.child];
     std::vector<unsigned char> m = EncodeSizes(MPI_SUCCESS, c.lo, c.hi, sizes + (c.lo - view.lo),
-                                               /*data_attached=*/true, step);
+                                               radix, /*data_attached=*/true, step);
     const std::size_t at = m.size();
     m.resize(at + static_cast<std::size_t>(c.bytes));
     const int rc = write(send.child, m.data() + at);
     if (rc != MPI_SUCCESS) {
       note(rc);
-      m = EncodeSizes(ErrorClassOf(rc), c.lo, c.hi, nullptr);
+      m = EncodeSizes(ErrorClassOf(rc), c.lo, c.hi, nullptr, radix);
     }
     note(out->Send(std::move(m), c.child, send.serial));
     if (send.wait) note(out->Finish());
@@ -269,7 +267,7 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
   if (local_error != MPI_SUCCESS) {  // the error goes down the tree of empty blocks
     const std::vector<std::int64_t> none(ctx.size, 0);
     const tree::NodeView view = NodeInRange(none.data(), 0, ctx.size, args.root, radix, ctx.rank);
-    SizeMessages(view, nullptr, ErrorClassOf(local_error), tag, ctx.private_comm).SendAll();
+    SizeMessages(view, nullptr, ErrorClassOf(local_error), radix, tag, ctx.private_comm).SendAll();
     return local_error;
   }
   if (tree::OneMessageCall(block_bytes.data(), ctx.size, MaxMessageBytes())) {
@@ -281,8 +279,8 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
     const tree::NodeView view =
         NodeInRange(block_bytes.data(), 0, ctx.size, args.root, radix, ctx.rank, step);
     Outbox out(tag, ctx.private_comm);
-    int failure =
-        SendWithData(view, block_bytes.data(), step, &out, [&](std::size_t k, unsigned char* tail) {
+    int failure = SendWithData(
+        view, block_bytes.data(), radix, step, &out, [&](std::size_t k, unsigned char* tail) {
           const tree::ChildEdge& c = view.children[k];
           return PackBlocks(args.sendbuf, args.sendcounts, args.displs, args.sendtype, c.lo, c.hi,
                             reinterpret_cast<char*>(tail), ctx.private_comm);
@@ -297,9 +295,13 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
     if (failure == MPI_SUCCESS) failure = finished;
     return local != MPI_SUCCESS ? local : failure;
   }
+  // A larger call: the radix its size class models fastest (LargeScatterRadix), which the one
+  // chosen for 4-byte blocks need not be.
+  const int large_radix =
+      LargeScatterRadix(ctx.size, tree::ShapeBlockBytes(block_bytes), args.root, ranks_per_node);
   const tree::NodeView view =
-      NodeInRange(block_bytes.data(), 0, ctx.size, args.root, radix, ctx.rank);
-  SizeMessages messages(view, block_bytes.data(), MPI_SUCCESS, tag, ctx.private_comm);
+      NodeInRange(block_bytes.data(), 0, ctx.size, args.root, large_radix, ctx.rank);
+  SizeMessages messages(view, block_bytes.data(), MPI_SUCCESS, large_radix, tag, ctx.private_comm);
   int failure = MPI_SUCCESS;
   const int rc =
       ExecuteScatter(view, args, ctx, &block_bytes, MPI_SUCCESS, SendingAhead(&messages, &failure));
@@ -308,17 +310,17 @@ int ScatterAtRoot(const ScatterArgs& args, const CallContext& ctx, int radix, in
   return failure != MPI_SUCCESS ? failure : rc;
 }
 
-int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix, int tag) {
+int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int tag) {
   std::int64_t own_bytes = 0;
   const int local_error = CheckScatterArgs(args, ctx, &own_bytes, nullptr);
   int failure = MPI_SUCCESS;
   // The parent's first message (the sizes, with the data in a small call), from any source, into
   // room for the largest either can be: a receive posted at once, not a probe (SimGrid's
-  // MPI_Probe polls: 2-4 us more a call at p = 560, b = 1, and not the same twice).
-  const std::int64_t capacity = std::max(
-      std::min(tree::kOneMessageMaxBytes, MaxMessageBytes()),
-      tree::kSizeHeaderBytes +
-          8 * static_cast<std::int64_t>(LargestRange(ctx.rank, ctx.size, args.root, radix)));
+  // MPI_Probe polls: 2-4 us more a call at p = 560, b = 1, and not the same twice). A range
+  // never holds the root, and its radix is the root's choice: at most p - 1 sizes.
+  const std::int64_t capacity =
+      std::max(std::min(tree::kOneMessageMaxBytes, MaxMessageBytes()),
+               tree::kSizeHeaderBytes + 8 * static_cast<std::int64_t>(ctx.size - 1));
   // Kept between calls (CallBuffers: allocated and freed at each call, it made glibc trim and
   // regrow the heap at every call).
   ByteBuffer own_room;
@@ -344,12 +346,13 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
   if (got.error != MPI_SUCCESS) {  // the root's arguments are bad: pass it on along the tree of
                                    // empty blocks
     const std::vector<std::int64_t> none(n, 0);
-    const tree::NodeView view = NodeInRange(none.data(), lo, n, -1, radix, ctx.rank);
-    SizeMessages(view, nullptr, static_cast<int>(got.error), tag, ctx.private_comm).SendAll();
+    const tree::NodeView view = NodeInRange(none.data(), lo, n, -1, got.radix, ctx.rank);
+    SizeMessages(view, nullptr, static_cast<int>(got.error), got.radix, tag, ctx.private_comm)
+        .SendAll();
     return static_cast<int>(got.error);
   }
   const std::int64_t* sizes = got.sizes.data();
-  tree::NodeView view = NodeInRange(sizes, lo, n, -1, radix, ctx.rank, got.step);
+  tree::NodeView view = NodeInRange(sizes, lo, n, -1, got.radix, ctx.rank, got.step);
   view.parent = status.MPI_SOURCE;
   // A count that differs from the root's: this process's error (MPI_Scatterv's truncation).
   int own_error = local_error;
@@ -357,11 +360,12 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
   if (got.data != nullptr) {  // a small call: the range's data came with the sizes
     const tree::PieceOffsets offsets = tree::ComputePieceOffsets(view);  // the range's layout
     Outbox out(tag, ctx.private_comm);
-    int sent = SendWithData(view, sizes, got.step, &out, [&](std::size_t k, unsigned char* tail) {
-      std::memcpy(tail, got.data + offsets.child[k],
-                  static_cast<std::size_t>(view.children[k].bytes));
-      return MPI_SUCCESS;
-    });
+    int sent = SendWithData(view, sizes, got.radix, got.step, &out,
+                            [&](std::size_t k, unsigned char* tail) {
+                              std::memcpy(tail, got.data + offsets.child[k],
+                                          static_cast<std::size_t>(view.children[k].bytes));
+                              return MPI_SUCCESS;
+                            });
     int local = MPI_SUCCESS;
     if (own_error == MPI_SUCCESS && own_bytes > 0) {
       local = UnpackElements(reinterpret_cast<const char*>(got.data + offsets.own), args.recvcount,
@@ -373,7 +377,7 @@ int ScatterAtNonRoot(const ScatterArgs& args, const CallContext& ctx, int radix,
     if (failure != MPI_SUCCESS) return failure;
     return local != MPI_SUCCESS ? local : sent;
   }
-  SizeMessages messages(view, sizes, MPI_SUCCESS, tag, ctx.private_comm);
+  SizeMessages messages(view, sizes, MPI_SUCCESS, got.radix, tag, ctx.private_comm);
   int send_failure = MPI_SUCCESS;
   ExecuteOptions options = SendingAhead(&messages, &send_failure);
   options.prior_failure = failure != MPI_SUCCESS ? failure : own_error;
@@ -400,7 +404,7 @@ int TuwkScatterv(const ScatterArgs& args) {
   if (ctx.rank == args.root) {
     return ScatterAtRoot(args, ctx, radix, step_setting, ranks_per_node, tag);
   }
-  return ScatterAtNonRoot(args, ctx, radix, tag);
+  return ScatterAtNonRoot(args, ctx, tag);  // the radix comes in the root's messages
 }
 
 }  // namespace tuw::detail

@@ -919,26 +919,55 @@ double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
   return std::max(informed_last, link);
 }
 
+std::vector<int> RadixCandidates(int p) {
+  std::vector<int> radixes{2};
+  // For each number of rounds, the smallest radix that needs no more: a larger one adds
+  // messages to every round without saving one.
+  for (int rounds = CeilLog2(std::max(p, 2)) - 1; rounds >= 1; --rounds) {
+    int radix = 2;
+    while (CeilLog(p, radix) > rounds) ++radix;
+    if (radix > kMaxRadix) break;
+    radixes.push_back(radix);
+  }
+  return radixes;
+}
+
+namespace {
+
+// The candidate with the least time(radix); ties go to the smaller radix.
+template <typename Time>
+int FastestRadix(int p, Time time) {
+  int best = 2;
+  double best_time = -1;
+  for (const int radix : RadixCandidates(p)) {
+    const double t = time(radix);
+    if (best_time < 0 || t < best_time) {
+      best = radix;
+      best_time = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 int ModelRadix(ModelTree kind, int p, const LogGPParams& params) {
   if (p <= 2) return 2;
   // TUWk_Scatterv: TUWk's radix (the construction's); TUWk_Gatherv's carried tree its own.
   if (kind == ModelTree::kRootPlanned) kind = ModelTree::kAdaptive;
   const std::vector<std::int64_t> blocks(p, 4);
-  int best = 2;
-  double best_time = GatherTime(kind, blocks, 0, 2, params);
-  // For each number of rounds, the smallest radix that needs no more: a larger one adds
-  // messages to every round without saving one.
-  for (int rounds = CeilLog2(p) - 1; rounds >= 1; --rounds) {
-    int radix = 2;
-    while (CeilLog(p, radix) > rounds) ++radix;
-    if (radix > kMaxRadix) break;
-    const double time = GatherTime(kind, blocks, 0, radix, params);
-    if (time < best_time) {
-      best = radix;
-      best_time = time;
-    }
-  }
-  return best;
+  return FastestRadix(p, [&](int radix) { return GatherTime(kind, blocks, 0, radix, params); });
+}
+
+int LargeScatterRadix(int p, std::int64_t block_bytes, const LogGPParams& costs, int root) {
+  if (p <= 2) return 2;
+  LogGPParams params = costs;
+  params.one_message_max_bytes = 0;  // the call's size class may be small where the call is not
+  const std::vector<std::int64_t> blocks(p, std::max<std::int64_t>(block_bytes, 1));
+  return FastestRadix(p, [&](int radix) {
+    return Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, root, radix), nullptr, false, params,
+                 RootPlanned);
+  });
 }
 
 }  // namespace tuw::tree

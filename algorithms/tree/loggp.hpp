@@ -280,5 +280,18 @@ bool TwoLevelSmallScatter(int p, const LogGPParams& params);
 // needs no more (a larger one only adds messages to every round), up to kMaxRadix; ties go to
 // the smaller radix. About 10 trees at p = 6400. kRootPlanned: TUWk's (kAdaptive's).
 int ModelRadix(ModelTree tree, int p, const LogGPParams& params);
+// The radixes ModelRadix tries for p processes, ascending (2 first).
+std::vector<int> RadixCandidates(int p);
+
+// The radix of a TUWk_Scatterv call too large for one message a child (OneMessageCall false:
+// the sizes go a level ahead of the data, which moves along the radix tree): the candidate whose
+// root-planned scatter of p blocks of block_bytes each (the call's size class, ShapeBlockBytes)
+// models fastest, from `root`. The radix chosen at 4-byte blocks (ModelRadix) is the
+// latency-bound case's; in the bandwidth-bound one every radix moves the same bytes through the
+// root's link, but the tree's shape still decides how much of it waits: simulated p = 6400
+// (radix-6400-current-large/scatter), b = 100 and 1000, ModelRadix's 5 ran 1.2 % to 23 % slower
+// than TUW_Scatterv, radix 4 within 1.9 %; the model, within 1 % of every cell, prices radix 2
+// fastest there.
+int LargeScatterRadix(int p, std::int64_t block_bytes, const LogGPParams& costs, int root = 0);
 
 }  // namespace tuw::tree

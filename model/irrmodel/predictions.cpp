@@ -78,6 +78,12 @@ struct SmallCallChoices {
   tuw::tree::LogGPParams params;
   tuw::tree::SmallCallRule rule = tuw::tree::SmallCallRule::kGreedy;
   std::map<std::tuple<int, std::int64_t, int, int>, int> chosen;
+  // A larger call's radix (tuwcoll_large_scatter_radix): -1 the TUWk radix (no record), 0 the
+  // model's per size class (LibraryLargeRadix: on large_params, cached as the library does),
+  // else the radix TUWCOLL_RADIX forced.
+  int large_radix = -1;
+  tuw::tree::LogGPParams large_params;
+  std::map<std::tuple<int, std::int64_t, int>, int> large_chosen;
 };
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
                 SmallCallChoices* choices) {
@@ -92,6 +98,20 @@ int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
   if (it != choices->chosen.end()) return it->second;
   return choices->chosen[key] = tuw::tree::SmallScatterShape(p, size_class, radix, choices->params,
                                                              root, choices->rule);
+}
+
+// The radix a run's library took for a TUWk_Scatterv call too large for one message a child
+// (tree::LargeScatterRadix where the model chose it), from the small calls' `radix`.
+int LibraryLargeRadix(const std::vector<std::int64_t>& blocks, int root, int radix,
+                      SmallCallChoices* choices) {
+  if (choices->large_radix != 0) return choices->large_radix < 0 ? radix : choices->large_radix;
+  const int p = static_cast<int>(blocks.size());
+  const std::int64_t size_class = tuw::tree::ShapeBlockBytes(blocks);
+  const auto key = std::make_tuple(p, size_class, root);
+  const auto it = choices->large_chosen.find(key);
+  if (it != choices->large_chosen.end()) return it->second;
+  return choices->large_chosen[key] =
+             tuw::tree::LargeScatterRadix(p, size_class, choices->large_params, root);
 }
 
 // The LogGP model of `tree` (formats/operations.tsv's tree column) for one problem, or NaN
@@ -124,7 +144,10 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
     *radix = radix_setting > 0 ? radix_setting
                                : tuw::tree::ModelRadix(kind, p, costs.radix_costs.Params());
   }
-  if (kind == ModelTree::kRootPlanned && small_call_step == tuw::tree::kModelsStep) {
+  if (kind == ModelTree::kRootPlanned &&
+      !tuw::tree::OneMessageCall(blocks.data(), p, params.one_message_max_bytes)) {
+    *radix = LibraryLargeRadix(blocks, root, *radix, choices);
+  } else if (kind == ModelTree::kRootPlanned && small_call_step == tuw::tree::kModelsStep) {
     small_call_step = LibraryStep(blocks, root, *radix, choices);
   }
   return scatter ? tuw::tree::ScatterTime(kind, blocks, root, *radix, params, small_call_step)
@@ -360,6 +383,18 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
                             : costs.radix_costs.Params(static_cast<int>(ranks_per_node));
   step_choices.params.one_message_max_bytes = small_call_max_bytes;
   step_choices.rule = tuw::tree::SmallCallRuleOfRecord(rule_record);
+  // A larger TUWk_Scatterv call's radix: as the run recorded it (none before the record: TUWk's).
+  if (meta.count("tuwcoll_large_scatter_radix")) {
+    const std::string& record = meta["tuwcoll_large_scatter_radix"];
+    if (!formats::ParseLargeScatterRadixRecord(record, tuw::tree::kMaxRadix,
+                                               &step_choices.large_radix)) {
+      *error = "--from-results: tuwcoll_large_scatter_radix=" + record +
+               " is not 'model' or 'R TUWCOLL_RADIX' with R in 2.." +
+               std::to_string(tuw::tree::kMaxRadix);
+      return false;
+    }
+  }
+  step_choices.large_params = costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node));
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
