@@ -314,6 +314,40 @@ def test_a_heavy_block_takes_the_radix_tree(tmp_path):
     assert loggp["3 model-by-size3-rates", 1025] == pytest.approx(14)
 
 
+def test_a_large_scatter_call_is_priced_at_its_recorded_radix(tmp_path):
+    """A TUWk_Scatterv call too large for one message a child (4 blocks of 560 000 bytes) at the
+    radix the run recorded for it: "model" the model's for its size class (the row's radix, the
+    time of that radix forced), "R TUWCOLL_RADIX" R, no record (the builds before) tuwcoll_radix's
+    TUWk; a small call of the same run keeps TUWk's radix. A bad record named, exit 2."""
+    fit = tmp_path / "fit.txt"
+    fit.write_text("alpha_us=12\nbeta_us_per_byte=1e-4\ngamma_us_per_byte=0\n"
+                   "overhead_us=1\ngap_us=1\n")
+    cases = [("TUWk_Scatterv", "same", 140000, 560000, 560000, [20e-6] * 3),
+             ("TUWk_Scatterv", "same", 1, 4, 4, [20e-6] * 3)]
+    priced = {}
+    for record in ("model", "2 TUWCOLL_RADIX", "4 TUWCOLL_RADIX", None):
+        meta = [("tuwcoll_radix", "TUWk=4 Binomialk=2 TUWk_init=2"), ("sync", "window"),
+                ("tuwcoll_scatter_step", "0 model-heavy-radix")]
+        if record:
+            meta.append(("tuwcoll_large_scatter_radix", record))
+        table, _ = predictions(write_raw(tmp_path / f"{record}.csv".replace(" ", "-"), cases,
+                                         root=0, meta=meta), fit)
+        rows = table.set_index("b")
+        priced[record] = (int(rows.loc[140000, "radix"]), float(rows.loc[140000, "loggp_us"]))
+        assert int(rows.loc[1, "radix"]) == 4, record
+    assert priced[None] == priced["4 TUWCOLL_RADIX"] and priced[None][0] == 4
+    assert priced["2 TUWCOLL_RADIX"][0] == 2
+    model_radix, model_us = priced["model"]
+    assert model_us <= min(priced["2 TUWCOLL_RADIX"][1], priced["4 TUWCOLL_RADIX"][1])
+    assert priced[f"{model_radix} TUWCOLL_RADIX"] == priced["model"]
+    for bad in ("1 TUWCOLL_RADIX", "65 TUWCOLL_RADIX", "modelled", "4", "x TUWCOLL_RADIX"):
+        raw = write_raw(tmp_path / "bad.csv", cases[:1],
+                        meta=[("tuwcoll_large_scatter_radix", bad)])
+        result = irrmodel("--from-results", raw, "--alpha-beta", fit, "--format", "tsv")
+        assert result.returncode == 2, (bad, result.stderr)
+        assert f"tuwcoll_large_scatter_radix={bad} is not" in result.stderr, result.stderr
+
+
 def test_one_run_writes_the_table_and_the_tsv(tmp_path):
     """--tsv-out: the tsv of the same run, byte for byte what --format tsv prints (analyse-run
     writes model.txt and model.tsv from one run of the model)."""
