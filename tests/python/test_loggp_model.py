@@ -133,6 +133,32 @@ def test_large_blocks_at_6400_within_ten_percent():
     assert all(1 / 1.1 <= x <= 1.1 for x in found.values()), found
 
 
+def large_scatter_cells(run, fit):
+    """TUWk_Scatterv's radix, its median / TUW_Scatterv's of the same run, and measured / LogGP
+    model, by (distribution, b), from irrmodel's rows of a run of both."""
+    rows = model_rows(run, fit)
+    tuw = {(r["distribution"], int(r["b"])): float(r["measured_median_us"])
+           for r in rows if r["op"] == "TUW_Scatterv"}
+    return {(r["distribution"], int(r["b"])):
+            (int(r["radix"]), float(r["measured_median_us"]) / tuw[r["distribution"], int(r["b"])],
+             float(r["median_over_loggp"]))
+            for r in rows if r["op"] == "TUWk_Scatterv"}
+
+
+def test_large_scatter_calls_run_on_the_models_radix_at_560():
+    """radix-560-current/large-radix: TUWk_Scatterv's calls too large for one message a child
+    (b = 1000, 10^4; p = 560) on the radix the model prices fastest at their size class (2; the
+    run records "model", irrmodel recomputes it), beside TUW_Scatterv: never slower (0.976-0.999;
+    Two blocks, small calls on radix 4: 0.49, 0.78), the model within 1.5 % of every cell."""
+    cells = large_scatter_cells(SIMULATED / "radix-560-current" / "large-radix" / "raw.csv",
+                                SIMULATED / "radix-560-current" / "default" / "fit.txt")
+    assert len(cells) == 12
+    for (dist, b), (radix, against_tuw, against_model) in cells.items():
+        assert radix == (4 if dist == "two_blocks" else 2), (dist, b, radix)
+        assert against_tuw <= 1.0, (dist, b, against_tuw)
+        assert 1 / 1.015 <= against_model <= 1.015, (dist, b, against_model)
+
+
 def test_small_scatter_calls_on_a_dense_fit_within_a_quarter():
     """TUWk_Scatterv's and TUW_Scatterv's runs of equal-node-ranges (p = 560 and 6400, b = 1 to
     100, the library's choices and forced trees, barrier and common start) on their dense fits
