@@ -10,18 +10,18 @@
 // model (ModelScatterStep; the radix tree where a block is heavy, tree::SmallCallOnRadixTree): the
 // radix tree or, where latency rules (b = 1), the LogP-greedy tree
 // (tree/greedy_tree.hpp), whose shape depends on a range's number of ranks only and is named in
-// every message's header. A larger one sends the sizes a level ahead of the data,
-// which then moves along the tree as in every scatter here (ExecuteScatter, in pieces where
-// needed): about one latency more than the data phase, against ceil(log_k p) rounds of exchanges
-// for a construction.
-// A child does not know its parent before the sizes arrive: it receives them from any source,
-// with a tag of the call's own (TUWCOLL_TAG_TREE_BASE + its number on the communicator), so that
-// a later call's message cannot be taken for this one's.
-// Errors: the root's bad arguments go down as an error in place of the sizes (the tree of empty
-// blocks carries it, which every process can compute), so every process returns it. A non-root's
-// own bad arguments, or a count that differs from the root's, are that process's error, as in
-// MPI_Scatterv: the root does not learn of them (no message goes up), the process's subtree gets
-// poison in place of data (transfer.hpp).
+// every message's header. A larger one runs on the radix tree of the radix the model prices
+// fastest at the call's size (LargeScatterRadix, also named in the headers) and sends the sizes a
+// level ahead of the data, which then moves along the tree as in every scatter here
+// (ExecuteScatter, in pieces where needed): about one latency more than the data phase, against
+// ceil(log_k p) rounds of exchanges for a construction. A child does not know its parent before the
+// sizes arrive: it receives them from any source, with a tag of the call's own
+// (TUWCOLL_TAG_TREE_BASE + its number on the communicator), so that a later call's message cannot
+// be taken for this one's. Errors: the root's bad arguments go down as an error in place of the
+// sizes (the tree of empty blocks carries it, which every process can compute), so every process
+// returns it. A non-root's own bad arguments, or a count that differs from the root's, are that
+// process's error, as in MPI_Scatterv: the root does not learn of them (no message goes up), the
+// process's subtree gets poison in place of data (transfer.hpp).
 #include <algorithm>
 #include <cstring>
 #include <deque>
