@@ -7,10 +7,13 @@
 # after scripts/build smpi and scripts/build-smpi-waitany-fix: run.sh [OPS] writes raw.csv here
 # (resumable: --resume); with RADIX=R set, TUWk's radix forced to R (TUWCOLL_RADIX="TUWk=R",
 # which TUWk_Gatherv takes where its own is not named), into raw-radixR.csv. OUT_DIR: another
-# directory for them (a later build's runs); B: other block sizes than 1,10.
+# directory for them (a later build's runs); B: other block sizes than 1,10. Another platform's
+# runs (../radix-560-current/large-radix/run.sh): NP processes (6400) on PLATFORM
+# (paper-qdr80.xml) with BASE's hosts and fit (radix-6400-small-current/default), NREP
+# repetitions (1) after WARMUP (0).
 set -euo pipefail
 DIR=${OUT_DIR:-results/simulated/radix-6400-carried}
-BASE=results/simulated/radix-6400-small-current/default
+BASE=${BASE:-results/simulated/radix-6400-small-current/default}
 export TUWCOLL_RANKS_PER_NODE=16 TUWCOLL_MODEL_FIT="$PWD/$BASE/fit.txt"
 OUT="$DIR/raw.csv"
 if [ -n "${RADIX:-}" ]; then
@@ -22,8 +25,9 @@ fi
 mapfile -t CONFIG < <(scripts/simulate --print-config)
 RESUME=()
 [ -f "$OUT" ] && RESUME=(--resume)
-smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix.so" -np 6400 \
-  -platform "$PWD/harness/platforms/paper-qdr80.xml" -hostfile "$PWD/$BASE/hostfile.txt" \
-  "${CONFIG[@]}" --log=root.thres:warning build/smpi/harness/irrbench \
-  --ops "${1:-TUWk_Gatherv}" --dists same,random,spikes,decreasing,alternating,two_blocks \
-  --b "${B:-1,10}" --nrep 1 --warmup 0 --launch 1 "${RESUME[@]}" --out "$OUT"
+smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix.so" \
+  -np "${NP:-6400}" -platform "$PWD/harness/platforms/${PLATFORM:-paper-qdr80.xml}" \
+  -hostfile "$PWD/$BASE/hostfile.txt" "${CONFIG[@]}" --log=root.thres:warning \
+  build/smpi/harness/irrbench --ops "${1:-TUWk_Gatherv}" \
+  --dists same,random,spikes,decreasing,alternating,two_blocks --b "${B:-1,10}" \
+  --nrep "${NREP:-1}" --warmup "${WARMUP:-0}" --launch 1 "${RESUME[@]}" --out "$OUT"

@@ -5,15 +5,6 @@
 # child, into raw.csv here (resumable). From the repository root after scripts/build smpi and
 # scripts/build-smpi-waitany-fix.
 set -euo pipefail
-DIR=results/simulated/radix-560-current/large-radix
-BASE=results/simulated/radix-560-current/default
-export TUWCOLL_RANKS_PER_NODE=16 TUWCOLL_MODEL_FIT="$PWD/$BASE/fit.txt"
-unset TUWCOLL_RADIX
-mapfile -t CONFIG < <(scripts/simulate --print-config)
-RESUME=()
-[ -f "$DIR/raw.csv" ] && RESUME=(--resume)
-smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix.so" -np 560 \
-  -platform "$PWD/harness/platforms/paper-560.xml" -hostfile "$PWD/$BASE/hostfile.txt" \
-  "${CONFIG[@]}" --log=root.thres:warning build/smpi/harness/irrbench \
-  --ops TUWk_Scatterv,TUW_Scatterv --dists same,random,spikes,decreasing,alternating,two_blocks \
-  --b 1000,10000 --nrep 5 --warmup 1 --launch 1 "${RESUME[@]}" --out "$DIR/raw.csv"
+OUT_DIR=results/simulated/radix-560-current/large-radix NP=560 PLATFORM=paper-560.xml \
+  BASE=results/simulated/radix-560-current/default NREP=5 WARMUP=1 B=1000,10000 \
+  exec results/simulated/radix-6400-carried/run.sh TUWk_Scatterv,TUW_Scatterv
