@@ -242,6 +242,37 @@ TEST(LogGP, RootPlannedScatterByHand) {
             ModelRadix(ModelTree::kAdaptive, 560, RadixCosts{}.Params()));
 }
 
+// The large call at radix 4 (the star; the same costs, no cost per byte): the root serves each
+// child in turn, its sizes then its data, and waits for data of kSerialSendMinBytes or more to
+// be matched before the next: a child's sizes at t-(t+1) (there t+11, taken t+11-t+12, when it
+// posts its data receive), its data at t+1-t+2 (there t+12, taken t+12-t+13); the next child at
+// t = 12, 24: 37, against the radix-2 tree's 26 (above). Blocks of 4 bytes are not waited for:
+// sizes and data of the three children at 0-1, 1-2, ..., 5-6; the last's sizes there at 15,
+// taken 15-16, its data taken 16-17: 17, against radix 2's 26 (3 takes its data at 13-14, its
+// CPU busy passing 2 its sizes at 12-13; 2's data at 14-15, there 25, taken 25-26). So
+// LargeScatterRadix takes 2 for the 200 000-byte class and 4 for the 4-byte one (priced as a large
+// call, which such blocks are not), as ModelRadix does for the construction (AdaptiveGatherByHand).
+TEST(LogGP, LargeScatterRadixByHand) {
+  const LogGPParams params = Params(10, 1, 0);
+  const std::vector<std::int64_t> large(4, 200000);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, large, 0, 4, params), 37);
+  EXPECT_EQ(LargeScatterRadix(4, 200000, params), 2);
+  LogGPParams forced_large = params;  // 4-byte blocks as a large call
+  forced_large.one_message_max_bytes = 0;
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, {4, 4, 4, 4}, 0, 4, forced_large), 17);
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kRootPlanned, {4, 4, 4, 4}, 0, 2, forced_large), 26);
+  EXPECT_EQ(LargeScatterRadix(4, 4, params), 4);
+  EXPECT_EQ(ModelRadix(ModelTree::kAdaptive, 4, params), 4);
+  EXPECT_EQ(LargeScatterRadix(2, 200000, params), 2);
+  // The candidates, each once (by hand: the least radix for each number of rounds below
+  // ceil(log2 p), up to kMaxRadix = 64; 80 and 24 need two rounds at 6400 and 560).
+  EXPECT_EQ(RadixCandidates(6400), (std::vector<int>{2, 3, 4, 5, 6, 9, 19}));
+  EXPECT_EQ(RadixCandidates(560), (std::vector<int>{2, 3, 4, 5, 9, 24}));
+  EXPECT_EQ(RadixCandidates(4), (std::vector<int>{2, 4}));
+  EXPECT_EQ(RadixCandidates(2), (std::vector<int>{2}));
+  EXPECT_EQ(RadixCandidates(1), (std::vector<int>{2}));
+}
+
 // The greedy step from the call's root: on one level every root is alike; on two (the simulated
 // platform's fit: 16 ranks a node, alpha 2.64 us across nodes and 1.27 inside, o = g = 0.3, no
 // eager messages) the step from root 280 is 5, the step the simulation measures fastest there

@@ -927,7 +927,7 @@ std::vector<int> RadixCandidates(int p) {
     int radix = 2;
     while (CeilLog(p, radix) > rounds) ++radix;
     if (radix > kMaxRadix) break;
-    radixes.push_back(radix);
+    if (radix != radixes.back()) radixes.push_back(radix);  // rounds no radix needs: its own
   }
   return radixes;
 }

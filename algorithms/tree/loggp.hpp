@@ -280,7 +280,8 @@ bool TwoLevelSmallScatter(int p, const LogGPParams& params);
 // needs no more (a larger one only adds messages to every round), up to kMaxRadix; ties go to
 // the smaller radix. About 10 trees at p = 6400. kRootPlanned: TUWk's (kAdaptive's).
 int ModelRadix(ModelTree tree, int p, const LogGPParams& params);
-// The radixes ModelRadix tries for p processes, ascending (2 first).
+// The radixes ModelRadix tries for p processes, ascending (2 first), each once: at p = 6400
+// 2, 3, 4, 5, 6, 9, 19 (3 is the least radix for 8 to 12 rounds; it was priced five times).
 std::vector<int> RadixCandidates(int p);
 
 // The radix of a TUWk_Scatterv call too large for one message a child (OneMessageCall false:
