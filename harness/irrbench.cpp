@@ -185,8 +185,10 @@ int Main(int argc, char** argv) {
   // A small TUWk_Scatterv call's greedy step, the same everywhere: rank 0 asks (the model costs
   // about 60 ms at p = 6400; under SMPI, whose processes share one CPU, all asking took minutes).
   // Likewise whether a large call's radix is the model's at the call's size (or the one set).
-  int step[5] = {0, 0, MPI_SUCCESS, 0, 0};  // step, chosen by the model, the query's error; large
-  if (radix_known) {                        // calls' radix at 4-byte blocks, chosen by the model
+  // step: the step, chosen by the model, the query's error; a large call's radix (of 4-byte
+  // blocks: what is recorded is how it is chosen), chosen by the model.
+  int step[5] = {0, 0, MPI_SUCCESS, 0, 0};
+  if (radix_known) {
     if (rank == 0) step[2] = TUWk_Scatter_step(comm, root, &step[0], &step[1]);
     if (rank == 0 && step[2] == MPI_SUCCESS) {
       step[2] = TUWk_Radix_scatter_large(comm, root, 4, &step[3], &step[4]);
