@@ -53,6 +53,26 @@ bool WholeNumber(const std::string& text, long lo, long hi, int* value) {
   return true;
 }
 
+// TUWCOLL_RADIX: one radix for every family ("4"), or per family in irrbench's record's form
+// (formats/radix_record.hpp; a family left out gets the model's), so that a run's recorded
+// radixes can be run again by a build whose model chooses others. *radix: the family's, 0 where
+// none is set; false (reported) where the setting is bad.
+bool RadixSetting(irr::formats::RadixFamily family, int* radix) {
+  *radix = 0;
+  const char* text = std::getenv("TUWCOLL_RADIX");
+  if (text == nullptr || *text == '\0') return true;
+  irr::formats::RadixRecord setting;
+  if (!irr::formats::ParseRadixRecord(text, tree::kMaxRadix, &setting)) {
+    std::fprintf(stderr,
+                 "libtuwcoll: TUWCOLL_RADIX=%s is neither a whole number from 2 to %d nor a "
+                 "list like 'TUWk=4 Binomialk=9 TUWk_init=9 TUWk_Gatherv=5' of such numbers\n",
+                 text, tree::kMaxRadix);
+    return false;
+  }
+  *radix = setting.Of(family);
+  return true;
+}
+
 }  // namespace
 
 int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix) {
@@ -64,23 +84,11 @@ int ResolveRadix(TreeAlgorithm algorithm, int p, int* radix) {
                              : *radix == kChoosePlannedRadix       ? RadixFamily::kTuwkInit
                              : *radix == kChooseCarriedRadix       ? RadixFamily::kTuwkGatherv
                                                                    : RadixFamily::kTuwk;
-  // TUWCOLL_RADIX: one radix for every family ("4"), or per family in irrbench's record's form
-  // (formats/radix_record.hpp; a family left out gets the model's), so that a run's recorded
-  // radixes can be run again by a build whose model chooses others.
-  const char* text = std::getenv("TUWCOLL_RADIX");
-  if (text != nullptr && *text != '\0') {
-    irr::formats::RadixRecord setting;
-    if (!irr::formats::ParseRadixRecord(text, tree::kMaxRadix, &setting)) {
-      std::fprintf(stderr,
-                   "libtuwcoll: TUWCOLL_RADIX=%s is neither a whole number from 2 to %d nor a "
-                   "list like 'TUWk=4 Binomialk=9 TUWk_init=9 TUWk_Gatherv=5' of such numbers\n",
-                   text, tree::kMaxRadix);
-      return MPI_ERR_ARG;
-    }
-    if (setting.Of(family) != 0) {
-      *radix = setting.Of(family);
-      return MPI_SUCCESS;
-    }
+  int set = 0;
+  if (!RadixSetting(family, &set)) return MPI_ERR_ARG;
+  if (set != 0) {
+    *radix = set;
+    return MPI_SUCCESS;
   }
   const tree::ModelTree model = family == RadixFamily::kBinomialk     ? tree::ModelTree::kOblivious
                                 : family == RadixFamily::kTuwkInit    ? tree::ModelTree::kPlanned
@@ -185,13 +193,10 @@ int ModelScatterStep(int p, std::int64_t block_bytes, int radix, int root, int r
 
 int LargeScatterRadix(int p, std::int64_t block_bytes, int root, int ranks_per_node,
                       bool* by_model) {
-  const char* text = std::getenv("TUWCOLL_RADIX");
-  irr::formats::RadixRecord setting;
-  if (text != nullptr && *text != '\0' &&
-      irr::formats::ParseRadixRecord(text, tree::kMaxRadix, &setting) &&
-      setting.Of(irr::formats::RadixFamily::kTuwk) != 0) {
+  int set = 0;  // (a bad setting: ResolveRadix, called first, has refused the call)
+  if (RadixSetting(irr::formats::RadixFamily::kTuwk, &set) && set != 0) {
     if (by_model != nullptr) *by_model = false;
-    return setting.Of(irr::formats::RadixFamily::kTuwk);
+    return set;
   }
   if (by_model != nullptr) *by_model = true;
   static std::mutex mutex;

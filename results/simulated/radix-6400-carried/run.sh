@@ -10,15 +10,16 @@
 # directory for them (a later build's runs); B: other block sizes than 1,10. Another platform's
 # runs (../radix-560-current/large-radix/run.sh): NP processes (6400) on PLATFORM
 # (paper-qdr80.xml) with BASE's hosts and fit (radix-6400-small-current/default), NREP
-# repetitions (1) after WARMUP (0).
+# repetitions (1) after WARMUP (0), DISTS (the six), OUT_NAME (raw.csv; raw-radixR.csv with
+# RADIX) in the directory.
 set -euo pipefail
 DIR=${OUT_DIR:-results/simulated/radix-6400-carried}
 BASE=${BASE:-results/simulated/radix-6400-small-current/default}
 export TUWCOLL_RANKS_PER_NODE=16 TUWCOLL_MODEL_FIT="$PWD/$BASE/fit.txt"
-OUT="$DIR/raw.csv"
+OUT="$DIR/${OUT_NAME:-raw.csv}"
 if [ -n "${RADIX:-}" ]; then
   export TUWCOLL_RADIX="TUWk=$RADIX"
-  OUT="$DIR/raw-radix$RADIX.csv"
+  OUT="$DIR/${OUT_NAME:-raw-radix$RADIX.csv}"
 else
   unset TUWCOLL_RADIX
 fi
@@ -29,5 +30,5 @@ smpirun -wrapper "env LD_PRELOAD=$PWD/build/smpi-waitany-fix/libsmpi_waitany_fix
   -np "${NP:-6400}" -platform "$PWD/harness/platforms/${PLATFORM:-paper-qdr80.xml}" \
   -hostfile "$PWD/$BASE/hostfile.txt" "${CONFIG[@]}" --log=root.thres:warning \
   build/smpi/harness/irrbench --ops "${1:-TUWk_Gatherv}" \
-  --dists same,random,spikes,decreasing,alternating,two_blocks --b "${B:-1,10}" \
+  --dists "${DISTS:-same,random,spikes,decreasing,alternating,two_blocks}" --b "${B:-1,10}" \
   --nrep "${NREP:-1}" --warmup "${WARMUP:-0}" --launch 1 "${RESUME[@]}" --out "$OUT"
