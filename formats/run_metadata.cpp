@@ -111,4 +111,24 @@ bool ParseLargeScatterRadixRecord(const std::string& record, int max_radix, int*
   return true;
 }
 
+std::string GatherPiecesRecord(long long piece, bool by_model) {
+  return by_model ? "model" : std::to_string(piece) + " TUWCOLL_GATHER_PIECES";
+}
+
+bool ParseGatherPiecesRecord(const std::string& record, long long* piece) {
+  if (record == "model") {
+    *piece = -1;
+    return true;
+  }
+  const std::string suffix = " TUWCOLL_GATHER_PIECES";
+  if (record.size() <= suffix.size() || record.size() > suffix.size() + 10 ||
+      record.compare(record.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return false;
+  }
+  const std::string number = record.substr(0, record.size() - suffix.size());
+  if (number.find_first_not_of("0123456789") != std::string::npos) return false;
+  *piece = std::stoll(number);
+  return true;
+}
+
 }  // namespace irr::formats

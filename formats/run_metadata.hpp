@@ -53,4 +53,12 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 std::string LargeScatterRadixRecord(int radix, bool by_model);
 bool ParseLargeScatterRadixRecord(const std::string& record, int max_radix, int* radix);
 
+// irrbench's record of TUWk_Gatherv's pieces (tuwcoll_gather_pieces, TUWk_Gather_pieces): "model"
+// where the library's LogGP rule on its fit decides (tree::GatherPieceRule), "N
+// TUWCOLL_GATHER_PIECES" where that setting forced pieces of N bytes (0: none); files of the
+// builds before have none (every transfer one message). ParseGatherPiecesRecord: false for
+// anything else; *piece: N, or -1 for "model".
+std::string GatherPiecesRecord(long long piece, bool by_model);
+bool ParseGatherPiecesRecord(const std::string& record, long long* piece);
+
 }  // namespace irr::formats

@@ -196,12 +196,18 @@ int Main(int argc, char** argv) {
     MPI_Bcast(step, 5, MPI_INT, 0, comm);
     radix_known = step[2] == MPI_SUCCESS;
   }
+  // How TUWk_Gatherv cuts its transfers (every process reads the same setting and fit).
+  MPI_Aint gather_piece = 0;
+  int pieces_by_model = 0;
+  if (radix_known) {
+    radix_known = TUWk_Gather_pieces(comm, &gather_piece, &pieces_by_model) == MPI_SUCCESS;
+  }
   const int scatter_step = step[0], step_by_model = step[1];
   const int large_radix = step[3], large_radix_by_model = step[4];
   if (radix_k && !radix_known) {
     return Fail(rank,
                 "TUWk_*/Binomialk_*: no radix (TUWCOLL_RADIX, TUWCOLL_SCATTER_STEP, "
-                "TUWCOLL_RANKS_PER_NODE or "
+                "TUWCOLL_RANKS_PER_NODE, TUWCOLL_GATHER_PIECES or "
                 "TUWCOLL_MODEL_FIT is bad, see libtuwcoll's message)");
   }
   if (o.max_mem == 0) o.max_mem = PhysicalMemory() / 4;
@@ -241,6 +247,8 @@ int Main(int argc, char** argv) {
     method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
     method["tuwcoll_large_scatter_radix"] =
         formats::LargeScatterRadixRecord(large_radix, large_radix_by_model);
+    method["tuwcoll_gather_pieces"] =
+        formats::GatherPiecesRecord(static_cast<long long>(gather_piece), pieces_by_model);
     method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);
     method["tuwcoll_carry_max_bytes"] = std::to_string(tuw::tree::kCarryMaxBytes);
     method["tuwcoll_carry_to_root"] = "direct-only";  // tree::RootToldOnly

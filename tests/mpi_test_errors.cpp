@@ -158,6 +158,28 @@ TEST_F(Errors, BadRanksPerNodeSettingEverywhere) {
   EXPECT_EQ(TUWk_Scatter_step(comm_, -1, &step, &by_model), MPI_ERR_ROOT);
 }
 
+// A piece size that is none: TUWk_Gatherv returns MPI_ERR_ARG on every process before any
+// message; 0 (no pieces) and a size (pieces of it) then gather correctly.
+TEST_F(Errors, BadGatherPiecesSetting) {
+  const ScopedEnvironment setting("TUWCOLL_GATHER_PIECES");
+  for (const char* bad : {"-1", "eight", "8k", "1e3", "99999999999"}) {
+    setting.Set(bad);
+    for (const auto& alg : tuw::kGathervAlgorithms) {
+      if (alg.name == "TUWk_Gatherv") {
+        EXPECT_EQ(ErrorClass(Gather(alg.fn, 2, 0)), MPI_ERR_ARG) << bad;
+      }
+    }
+  }
+  for (const char* good : {"0", "4", "5"}) {
+    setting.Set(good);
+    for (const auto& alg : tuw::kGathervAlgorithms) {
+      if (alg.name == "TUWk_Gatherv") {
+        EXPECT_EQ(Gather(alg.fn, 2, 0), MPI_SUCCESS) << good;
+      }
+    }
+  }
+}
+
 // A radix setting that is no radix: every process of every radix-k row (plain, persistent)
 // returns MPI_ERR_ARG before any message (all read the same environment), and the next call
 // with a good setting is correct. TUWCOLL_RADIX=3 is what the MPI tests run with (CMake).

@@ -452,6 +452,54 @@ TEST(LogGP, LowerBoundOnAMeasuredCurve) {
   EXPECT_DOUBLE_EQ(LogPLowerBound({0, 1000, 1000, 1000}, 0, params, params.network), 132);
 }
 
+// TUWk_Gatherv's pieces on a curve whose mid sizes are cheapest per byte: 0.1 per byte up to
+// 300 bytes, 0.02 from 300 to 600, 0.05 beyond. The cheapest stretch ends at 600 bytes. With
+// o = 1, g = 0 an extra piece costs 2: 1200 bytes at 0.05 (60) against 1200 * 0.02 + 2 (26) go in
+// pieces, and so do 650 bytes (32.5 against 15); 600 bytes stay one message. With o = 20 an extra
+// piece costs 40: 1200 bytes in pieces (64) lose to one message (60).
+TEST(LogGP, GatherPiecesWhereTheCurveMakesThemPay) {
+  LogGPParams params = Params(10, 1, 0);
+  params.network.one_way = MeasuredCurve({100, 200, 300, 400, 500, 600, 700, 800, 900},
+                                         {22, 32, 42, 44, 46, 48, 53, 58, 63});
+  const PieceRule rule = GatherPieceRule(params);
+  EXPECT_EQ(rule.piece, 600);
+  EXPECT_EQ(rule.PieceBytes(1200), 600);
+  EXPECT_EQ(rule.PieceBytes(650), 600);
+  EXPECT_EQ(rule.PieceBytes(600), 0);
+  EXPECT_EQ(rule.PieceBytes(0), 0);
+  params.overhead_us = 20;
+  EXPECT_EQ(GatherPieceRule(params).PieceBytes(1200), 0);
+  // A line (one rate for every size) never gains: no pieces.
+  EXPECT_EQ(GatherPieceRule(Params(10, 1, 0)).PieceBytes(1 << 20), 0);
+  // The setting's fixed size: every transfer above it.
+  EXPECT_EQ(FixedPieceRule(64).PieceBytes(65), 64);
+  EXPECT_EQ(FixedPieceRule(64).PieceBytes(64), 0);
+  EXPECT_EQ(FixedPieceRule(0).PieceBytes(1000), 0);
+}
+
+// The simulated cluster's fit (radix-6400-small-current): its cheapest stretch is 5793-8933 bytes
+// (0.287 ns/B; SimGrid's bw-factor step up to 9376), so pieces of 8933 bytes: a transfer of
+// 12000 bytes (0.532 ns/B: 6.4 us against 3.4 + 0.6) goes in two; one of 8 KB stays one message.
+TEST(LogGP, GatherPiecesOnTheSimulatedClustersCurve) {
+  std::vector<double> bytes, one_way;
+  // The fit's points from 3756 to 35734 bytes, one-way us
+  // (results/simulated/radix-6400-small-current).
+  const double points[][2] = {{3756, 3.96009},  {4096, 4.0972},   {4467, 4.24681}, {4871, 4.40973},
+                              {5312, 4.58757},  {5793, 4.40768},  {6317, 4.55827}, {6889, 4.72266},
+                              {7512, 4.9017},   {8192, 5.09712},  {8933, 5.31007}, {9742, 8.32544},
+                              {10624, 8.79476}, {11585, 9.30611}, {12634, 9.86429}};
+  for (const auto& point : points) {
+    bytes.push_back(point[0]);
+    one_way.push_back(point[1]);
+  }
+  LogGPParams params = Params(2.05, 0.3, 0.3);
+  params.network.one_way = MeasuredCurve(bytes, one_way);
+  const PieceRule rule = GatherPieceRule(params);
+  EXPECT_EQ(rule.piece, 8933);
+  EXPECT_EQ(rule.PieceBytes(12000), 8933);
+  EXPECT_EQ(rule.PieceBytes(8192), 0);
+}
+
 // Bandwidth-bound: with a large block per process every radix moves the same bytes through the
 // root's link, so the radix matters little; latency-bound, fewer rounds win.
 TEST(LogGP, RadixMattersWhereLatencyDominates) {

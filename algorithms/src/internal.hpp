@@ -14,6 +14,10 @@
 #include "transfer.hpp"
 #include "tuwcoll.h"
 
+namespace tuw::tree {
+struct PieceRule;  // loggp.hpp
+}  // namespace tuw::tree
+
 namespace tuw::detail {
 
 // Counts and displacements inside the library: 64 bits, so that the int API and the MPI-4 large
@@ -158,6 +162,11 @@ int ModelScatterStep(int p, std::int64_t block_bytes, int radix, int root, int r
 // ResolveRadix first, which reports a bad one.
 int LargeScatterRadix(int p, std::int64_t block_bytes, int root, int ranks_per_node,
                       bool* by_model = nullptr);
+// TUWk_Gatherv's pieces (tree::PieceRule): TUWCOLL_GATHER_PIECES=0 none, =N pieces of N bytes
+// for every transfer above N, else the LogGP model's rule from the fit's measured curve
+// (tree::GatherPieceRule; none without TUWCOLL_MODEL_FIT). Read once per process; MPI_ERR_ARG
+// with a message naming a bad value. *by_model: whether the model's rule applies.
+int GatherPieces(const tree::PieceRule** rule, bool* by_model = nullptr);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the
 // first bad own arguments in the group, or a failed computation) for the group and the root,
@@ -277,6 +286,9 @@ struct ExecuteOptions {
   // TUWk_Gatherv: what the construction carried (a non-root: its range's data, view.own_bytes
   // of it, sent in place of its own block; the root: ranges it unpacks into recvbuf).
   const CarriedData* carried = nullptr;
+  // TUWk_Gatherv: the size of the pieces each edge's transfer goes in (GatherPieces; nullptr or
+  // 0: the default pieces). Both ends of an edge ask it for the same bytes.
+  const tree::PieceRule* pieces = nullptr;
 };
 // The options of a plan: with a buffer kept from one run to the next.
 inline ExecuteOptions PlanOptions() {

@@ -211,6 +211,38 @@ int LargeScatterRadix(int p, std::int64_t block_bytes, int root, int ranks_per_n
              tree::LargeScatterRadix(p, block_bytes, costs.SmallCallParams(ranks_per_node), root);
 }
 
+int GatherPieces(const tree::PieceRule** rule, bool* by_model) {
+  // The setting is read at every call (as TUWCOLL_RADIX), the model's rule computed once.
+  static const tree::PieceRule model = [] {
+    tree::RadixCosts costs;
+    ModelCosts(&costs);  // as ModelScatterStep: a bad fit file is reported, the built-in costs then
+    return tree::GatherPieceRule(costs.SmallCallParams(1));
+  }();
+  const char* text = std::getenv("TUWCOLL_GATHER_PIECES");
+  if (text == nullptr || *text == '\0') {
+    *rule = &model;
+    if (by_model != nullptr) *by_model = true;
+    return MPI_SUCCESS;
+  }
+  const long largest = static_cast<long>(std::min<std::int64_t>(MaxMessageBytes(), INT_MAX));
+  int piece = 0;
+  if (!WholeNumber(text, 0, largest, &piece)) {
+    std::fprintf(stderr,
+                 "libtuwcoll: TUWCOLL_GATHER_PIECES=%s is not a whole number from 0 (no pieces) to "
+                 "%ld (the piece size in bytes)\n",
+                 text, largest);
+    return MPI_ERR_ARG;
+  }
+  static std::mutex mutex;  // threads may call at once (MPI_THREAD_MULTIPLE)
+  static std::map<int, tree::PieceRule> fixed;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = fixed.find(piece);
+  if (it == fixed.end()) it = fixed.emplace(piece, tree::FixedPieceRule(piece)).first;
+  *rule = &it->second;  // (a map's elements stay where they are)
+  if (by_model != nullptr) *by_model = false;
+  return MPI_SUCCESS;
+}
+
 }  // namespace tuw::detail
 
 // Queries: they return the error, without the communicator's error handler.
@@ -287,6 +319,18 @@ extern "C" int TUWk_Radix_scatter_large(MPI_Comm comm, int root, MPI_Aint block_
   const std::vector<std::int64_t> blocks(1, block_bytes);  // the class of this mean
   *radix = tuw::detail::LargeScatterRadix(p, tuw::tree::ShapeBlockBytes(blocks), root,
                                           ranks_per_node, &model);
+  *by_model = model;
+  return MPI_SUCCESS;
+}
+
+extern "C" int TUWk_Gather_pieces(MPI_Comm comm, MPI_Aint* piece_bytes, int* by_model) {
+  if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
+  if (piece_bytes == nullptr || by_model == nullptr) return MPI_ERR_ARG;
+  const tuw::tree::PieceRule* rule = nullptr;
+  bool model = true;
+  const int rc = tuw::detail::GatherPieces(&rule, &model);
+  if (rc != MPI_SUCCESS) return rc;
+  *piece_bytes = static_cast<MPI_Aint>(rule->piece);
   *by_model = model;
   return MPI_SUCCESS;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <new>
 
@@ -99,48 +100,67 @@ void Transfers::Post(MPI_Request request, int inbound) {
 
 void Transfers::PostNextPiece(int index) {
   Inbound& in = inbound_[index];
-  const std::int64_t remaining = in.bytes - in.received;
-  // Room for the largest piece any sender may send, so that only the total must agree.
-  const int capacity = static_cast<int>(std::min<std::int64_t>(remaining, INT_MAX));
-  char* dest = in.dest == nullptr ? nullptr : (in.discard ? in.dest : in.dest + in.received);
-  const int room = dest == nullptr ? 0 : (in.discard ? in.discard_capacity : capacity);
+  const int piece = static_cast<int>(std::min(in.piece, in.bytes - in.posted));
+  char* dest = in.dest == nullptr ? nullptr : (in.discard ? in.dest : in.dest + in.posted);
+  const int room = dest == nullptr ? 0 : (in.discard ? in.discard_capacity : piece);
   MPI_Request request = MPI_REQUEST_NULL;
   int rc = MPI_Irecv(dest, room, MPI_BYTE, in.source, MPI_ANY_TAG, comm_, &request);
   if (rc != MPI_SUCCESS) {
     Fail(rc);
     rc = MPI_Irecv(dest, room, MPI_BYTE, in.source, MPI_ANY_TAG, comm_, &request);
-    if (rc != MPI_SUCCESS) return;  // a second failure: give up on this transfer
+    if (rc != MPI_SUCCESS) {  // a second failure: give up on this transfer
+      in.posted = in.bytes;
+      return;
+    }
   }
+  in.posted += piece;
+  ++in.pending;
   Post(request, index);
 }
 
-void Transfers::Receive(int source, char* dest, std::int64_t bytes) {
-  bool one_empty_message = false;
-  auto probed = std::find(probed_empty_.begin(), probed_empty_.end(), source);
-  if (probed != probed_empty_.end()) {
-    probed_empty_.erase(probed);
-    one_empty_message = true;
+void Transfers::PostPieces(int index) {
+  // A drained transfer's pieces share one scratch: one at a time.
+  const int ahead = inbound_[index].discard ? 1 : kPiecesAhead;
+  while (inbound_[index].posted < inbound_[index].bytes && inbound_[index].pending < ahead) {
+    PostNextPiece(index);
   }
-  if (bytes <= 0 && !one_empty_message) return;
-  Inbound in{source, dest, false, false, 0, std::max<std::int64_t>(bytes, 0)};
+}
+
+void Transfers::Receive(int source, char* dest, std::int64_t bytes, std::int64_t piece_bytes) {
+  // A probed transfer that is one data message (not an announcement) is that message, any size.
+  bool one_message = false;
+  auto probed = std::find(probed_whole_.begin(), probed_whole_.end(), source);
+  if (probed != probed_whole_.end()) {
+    probed_whole_.erase(probed);
+    one_message = true;
+  }
+  if (bytes <= 0 && !one_message) return;
+  bytes = std::max<std::int64_t>(bytes, 0);
+  const std::int64_t piece =
+      one_message ? std::max<std::int64_t>(bytes, 1) : PieceLimit(piece_bytes);
+  Inbound in{source, dest, false, false, 0, bytes, piece};
   if (dest == nullptr && bytes > 0) {  // drain into a scratch piece; no room at all if none
     in.discard = true;
-    scratch_.push_back(TryByteBuffer(std::min(bytes, MaxMessageBytes())));
+    scratch_.push_back(TryByteBuffer(std::min(bytes, piece)));
     in.dest = scratch_.back().get();
-    in.discard_capacity =
-        in.dest == nullptr ? 0 : static_cast<int>(std::min(bytes, MaxMessageBytes()));
+    in.discard_capacity = in.dest == nullptr ? 0 : static_cast<int>(std::min(bytes, piece));
   }
   inbound_.push_back(in);
-  PostNextPiece(static_cast<int>(inbound_.size()) - 1);
+  const int index = static_cast<int>(inbound_.size()) - 1;
+  if (bytes == 0) return PostNextPiece(index);  // (its one message, empty)
+  PostPieces(index);
 }
 
 void Transfers::ReceiveTyped(int source, void* buf, int count, MPI_Datatype type,
                              std::int64_t bytes) {
-  auto probed = std::find(probed_empty_.begin(), probed_empty_.end(), source);
-  const bool one_empty_message = probed != probed_empty_.end();
-  if (one_empty_message) probed_empty_.erase(probed);
+  auto probed = std::find(probed_whole_.begin(), probed_whole_.end(), source);
+  const bool one_empty_message = probed != probed_whole_.end() && bytes == 0;
+  if (probed != probed_whole_.end()) probed_whole_.erase(probed);
   if (bytes <= 0 && !one_empty_message) return;
-  inbound_.push_back(Inbound{source, nullptr, true, false, 0, bytes});
+  Inbound in{source, nullptr, true, false, 0, bytes, bytes};
+  in.posted = bytes;  // its one message, posted here
+  in.pending = 1;
+  inbound_.push_back(in);
   const int index = static_cast<int>(inbound_.size()) - 1;
   MPI_Request request = MPI_REQUEST_NULL;
   int rc = MPI_Irecv(buf, count, type, source, MPI_ANY_TAG, comm_, &request);
@@ -179,7 +199,7 @@ std::int64_t Transfers::Probe(int source) {
   }
   int bytes = 0;
   MPI_Get_count(&status, MPI_BYTE, &bytes);
-  if (bytes == 0) probed_empty_.push_back(source);
+  probed_whole_.push_back(source);
   return bytes;
 }
 
@@ -196,23 +216,38 @@ void Transfers::PostSend(int dest, const void* buf, int count, MPI_Datatype type
   Post(request, -1);
 }
 
-void Transfers::SendPoison(int dest, int code) {
-  PostSend(dest, nullptr, 0, MPI_BYTE, PoisonTag(code));
+std::int64_t Transfers::PieceLimit(std::int64_t piece_bytes) {
+  return piece_bytes > 0 ? std::min(piece_bytes, MaxMessageBytes()) : MaxMessageBytes();
 }
 
-void Transfers::Send(int dest, const char* data, std::int64_t bytes, bool synchronous) {
+void Transfers::SendPoison(int dest, int code, std::int64_t bytes, std::int64_t piece_bytes) {
+  const std::int64_t limit = PieceLimit(piece_bytes);
+  const std::int64_t pieces = framing_ == Framing::kSelfDescribing
+                                  ? 1
+                                  : std::max<std::int64_t>((bytes + limit - 1) / limit, 1);
+  for (std::int64_t k = 0; k < pieces; ++k) PostSend(dest, nullptr, 0, MPI_BYTE, PoisonTag(code));
+}
+
+void Transfers::Send(int dest, const char* data, std::int64_t bytes, bool synchronous,
+                     std::int64_t piece_bytes) {
   // Size known and zero: the receiver expects no message at all, not even a poison.
   if (framing_ == Framing::kSizeKnown && bytes == 0) return;
-  if (failed()) return SendPoison(dest, error_);
-  const std::int64_t limit = MaxMessageBytes();
+  const std::int64_t limit = PieceLimit(piece_bytes);
   if (framing_ == Framing::kSelfDescribing) {
+    if (failed()) return SendPoison(dest, error_);  // the receiver probes it and stops
     if (bytes <= limit) {
       return PostSend(dest, data, static_cast<int>(bytes), MPI_BYTE, TUWCOLL_TAG_DATA, synchronous);
     }
     announcements_.push_back(bytes);
     PostSend(dest, &announcements_.back(), 1, MPI_INT64_T, TUWCOLL_TAG_SIZE);
+    if (failed()) return;  // a poison went in its place: the receiver expects nothing more
   }
-  for (std::int64_t offset = 0; offset < bytes && !failed(); offset += limit) {
+  // Every piece goes, as a poison once this process has failed: the receiver may have posted them.
+  for (std::int64_t offset = 0; offset < bytes; offset += limit) {
+    if (failed()) {
+      SendPoison(dest, error_);
+      continue;
+    }
     const int piece = static_cast<int>(std::min(limit, bytes - offset));
     PostSend(dest, data + offset, piece, MPI_BYTE, TUWCOLL_TAG_DATA, synchronous);
   }
@@ -240,11 +275,16 @@ int Transfers::WaitAll(std::vector<MPI_Request>* requests, std::vector<MPI_Statu
 
 void Transfers::Settle(int index, const MPI_Status& status, bool status_has_error) {
   Inbound& in = inbound_[index];
+  --in.pending;
   int error_class = MPI_SUCCESS;
-  if (IsPoisonTag(status.MPI_TAG, &error_class)) return Fail(error_class);
+  if (IsPoisonTag(status.MPI_TAG, &error_class)) {
+    Fail(error_class);
+    return PostPieces(index);  // the poisons of the pieces left follow: take them all
+  }
   if (status_has_error && status.MPI_ERROR != MPI_SUCCESS) {
     Fail(status.MPI_ERROR);
-    return;  // e.g. a truncated piece: the rest of the transfer cannot be placed
+    in.posted = in.bytes;  // e.g. a truncated piece: the rest of the transfer cannot be placed
+    return;
   }
   int bytes = 0;
   MPI_Get_count(&status, MPI_BYTE, &bytes);
@@ -253,9 +293,14 @@ void Transfers::Settle(int index, const MPI_Status& status, bool status_has_erro
     return;
   }
   in.received += bytes;
-  if (in.received >= in.bytes) return;
-  if (bytes == 0) return Fail(MPI_ERR_TRUNCATE);  // the sender stopped short
-  PostNextPiece(index);
+  if (bytes == 0 && in.bytes > 0) {  // the sender stopped short
+    Fail(MPI_ERR_TRUNCATE);
+    in.posted = in.bytes;
+    return;
+  }
+  PostPieces(index);
+  // A piece shorter than its receive (the sender's pieces of another size) leaves a gap.
+  if (in.pending == 0 && in.posted >= in.bytes && in.received < in.bytes) Fail(MPI_ERR_TRUNCATE);
 }
 
 int Transfers::Finish() {

@@ -9,11 +9,14 @@
 //    single failure on one process never leaves a peer waiting.
 // Framing (both ends agree per algorithm):
 //  - kSizeKnown (adaptive trees, linear): the receiver knows the size; a zero-size transfer sends
-//    no message; otherwise pieces of at most MaxMessageBytes() in order.
+//    no message; otherwise pieces of at most MaxMessageBytes() in order (or of a smaller piece size
+//    that both ends name for the transfer: TUWk_Gatherv's pieces at the fit's cheapest size).
 //  - kSelfDescribing (oblivious trees): the receiver learns the size by probing the first message;
 //    every transfer sends at least one message: the data itself if it fits in one message, else a
 //    size announcement (one int64, TUWCOLL_TAG_SIZE) followed by the pieces.
-// A poisoned message may replace the first or any later piece and ends the transfer.
+// Every piece is sent: a sender that has failed sends a poison in place of each piece left (so a
+// receiver may post its pieces' receives ahead, up to kPiecesAhead at once, and takes them all
+// whatever comes); a self-describing sender that failed before its first message sends one poison.
 #pragma once
 
 #include <mpi.h>
@@ -90,8 +93,9 @@ class Transfers {
   void Fail(int code);
 
   // Receives, posted now and completed by Finish(). dest == nullptr drains the transfer (after a
-  // failure that left no place for it).
-  void Receive(int source, char* dest, std::int64_t bytes);
+  // failure that left no place for it). piece_bytes > 0: the sender's pieces are of that size
+  // (at most MaxMessageBytes()); both ends must name the same.
+  void Receive(int source, char* dest, std::int64_t bytes, std::int64_t piece_bytes = 0);
   // A transfer that fits in one message straight into a typed buffer (the root's indexed types).
   void ReceiveTyped(int source, void* buf, int count, MPI_Datatype type, std::int64_t bytes);
   // kSelfDescribing: waits for the next transfer from source and returns its size (0 if it is a
@@ -102,12 +106,14 @@ class Transfers {
   // synchronous: MPI_Issend, which completes only once the receiver has matched it, so that
   // Finish() after it waits for the message, not just for its buffer (an eager send completes
   // at once and leaves the transfer to share the link with whatever is posted next).
-  void Send(int dest, const char* data, std::int64_t bytes, bool synchronous = false);
+  void Send(int dest, const char* data, std::int64_t bytes, bool synchronous = false,
+            std::int64_t piece_bytes = 0);
   // A transfer of `bytes` <= MaxMessageBytes() straight from a typed buffer.
   void SendTyped(int dest, const void* buf, int count, MPI_Datatype type, std::int64_t bytes,
                  bool synchronous = false);
-  // A poison with this error class in place of a transfer the receiver expects.
-  void SendPoison(int dest, int code);
+  // Poison with this error class in place of a transfer of `bytes` the receiver expects: one per
+  // piece (kSelfDescribing: one, which the receiver's probe finds).
+  void SendPoison(int dest, int code, std::int64_t bytes = 0, std::int64_t piece_bytes = 0);
 
   // Completes everything posted (further pieces of long receives included). Returns error().
   int Finish();
@@ -115,15 +121,23 @@ class Transfers {
  private:
   struct Inbound {
     int source;
-    char* dest;            // contiguous destination (nullptr: typed, or drained without room)
-    bool typed;            // one message into a typed buffer
-    bool discard;          // drained: every piece lands in the same scratch
-    int discard_capacity;  // room of that scratch
-    std::int64_t bytes;    // the whole transfer
+    char* dest;               // contiguous destination (nullptr: typed, or drained without room)
+    bool typed;               // one message into a typed buffer
+    bool discard;             // drained: every piece lands in the same scratch
+    int discard_capacity;     // room of that scratch
+    std::int64_t bytes;       // the whole transfer
+    std::int64_t piece;       // the size of its pieces (the last may be smaller)
+    std::int64_t posted = 0;  // bytes whose pieces' receives are posted
     std::int64_t received = 0;
+    int pending = 0;  // pieces posted and not yet settled
   };
+  // A receiver posts at most this many pieces of one transfer ahead: enough for a child's
+  // subtree at the fit's cheapest piece size, few enough for a test's 7-byte pieces.
+  static constexpr int kPiecesAhead = 16;
+  static std::int64_t PieceLimit(std::int64_t piece_bytes);  // 0: MaxMessageBytes()
   void Post(MPI_Request request, int inbound);
   void PostNextPiece(int inbound);
+  void PostPieces(int inbound);  // up to kPiecesAhead pending (one while draining)
   void PostSend(int dest, const void* buf, int count, MPI_Datatype type, int tag,
                 bool synchronous = false);
   void Settle(int inbound, const MPI_Status& status, bool status_has_error);
@@ -135,7 +149,7 @@ class Transfers {
   std::vector<Inbound> inbound_;
   std::vector<MPI_Request> requests_;
   std::vector<int> request_inbound_;        // -1 for sends
-  std::vector<int> probed_empty_;           // sources whose probed message is an empty data message
+  std::vector<int> probed_whole_;           // sources whose probed transfer is one data message
   std::deque<std::int64_t> announcements_;  // size announcements in flight (stable addresses)
   std::vector<ByteBuffer> scratch_;         // drain buffers
 };

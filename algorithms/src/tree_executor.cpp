@@ -7,6 +7,7 @@
 #include <deque>
 #include <memory>
 
+#include "../tree/loggp.hpp"
 #include "../tree/scatter_schedule.hpp"
 #include "internal.hpp"
 
@@ -55,6 +56,12 @@ std::vector<tree::EdgePart> Messages(const tree::ChildEdge& c, std::int64_t byte
                                      const ExecuteOptions& options) {
   if (!SendsInParts(c.parts, options)) return {{c.lo, c.hi, bytes}};
   return c.parts;
+}
+
+// The piece size of an edge's transfer of `bytes` (options.pieces; 0: the default pieces). Both
+// ends ask it for the same bytes: the child for what it sends, the parent for what it expects.
+std::int64_t PieceBytes(const ExecuteOptions& options, std::int64_t bytes) {
+  return options.pieces != nullptr ? options.pieces->PieceBytes(bytes) : 0;
 }
 
 // Where `part` starts within the rank-ordered bytes of `parts` (which tile one range).
@@ -118,8 +125,9 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
   }
   const bool probed = options.framing == Framing::kSelfDescribing;
   // One message of ranks [lo, hi] straight into recvbuf (through staging above the message limit).
-  const auto receive_range = [&](int child, int lo, int hi, std::int64_t bytes) {
-    if (bytes <= MaxMessageBytes()) {
+  const auto receive_range = [&](int child, int lo, int hi, std::int64_t bytes,
+                                 std::int64_t piece) {
+    if (bytes <= MaxMessageBytes() && piece == 0) {
       MPI_Datatype range_type;
       int rc = resources.RangeType(a.recvcounts, a.displs, a.recvtype, lo, hi, &range_type);
       if (rc == MPI_SUCCESS) {
@@ -130,11 +138,11 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
       }
     } else if (char* direct =
                    PackedInPlace(a.recvbuf, a.recvcounts, a.displs, a.recvtype, lo, hi)) {
-      transfers.Receive(child, direct, bytes);
+      transfers.Receive(child, direct, bytes, piece);
     } else {
       char* staging = resources.Staging(bytes);
       if (staging == nullptr) transfers.Fail(MPI_ERR_NO_MEM);
-      transfers.Receive(child, staging, bytes);
+      transfers.Receive(child, staging, bytes, piece);
       if (staging != nullptr) staged.push_back({staging, lo, hi});
     }
   };
@@ -145,11 +153,13 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
     // so that nobody waits, and report it.
     const bool matches = block_bytes != nullptr && bytes == RangeBytes(*block_bytes, c.lo, c.hi);
     if (!matches && block_bytes != nullptr) mismatch = MPI_ERR_TRUNCATE;
+    // (an edge in parts: each part one message)
+    const std::int64_t piece = SendsInParts(c.parts, options) ? 0 : PieceBytes(options, bytes);
     for (const tree::EdgePart& m : Messages(c, bytes, options)) {
       if (!matches) {
-        transfers.Receive(c.child, nullptr, m.bytes);
+        transfers.Receive(c.child, nullptr, m.bytes, piece);
       } else if (m.bytes > 0 || probed) {  // (size-known framing: no message without bytes)
-        receive_range(c.child, m.lo, m.hi, m.bytes);
+        receive_range(c.child, m.lo, m.hi, m.bytes, piece);
       }
     }
   }
@@ -185,20 +195,21 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
   const char* carried = options.carried != nullptr && !options.carried->ranges.empty()
                             ? options.carried->bytes.data()
                             : nullptr;
+  const std::int64_t own_piece = PieceBytes(options, view.own_bytes);
   if (carried != nullptr && view.children.empty()) {
-    up.Send(view.parent, carried, view.own_bytes);
+    up.Send(view.parent, carried, view.own_bytes, false, own_piece);
     return up.Finish();
   }
   if (carried == nullptr && view.children.empty() && view.own_bytes <= MaxMessageBytes() &&
-      a.sendcount <= kMaxInt) {  // straight from sendbuf
+      own_piece == 0 && a.sendcount <= kMaxInt) {  // straight from sendbuf
     up.SendTyped(view.parent, a.sendbuf, IntCount(a.sendcount), a.sendtype, view.own_bytes);
     return up.Finish();
   }
   const char* own_packed = view.children.empty() && carried == nullptr
                                ? PackedInPlace(a.sendbuf, a.sendcount, a.sendtype)
                                : nullptr;
-  if (own_packed != nullptr) {  // a leaf's block above the message limit: in pieces from sendbuf
-    up.Send(view.parent, own_packed, view.own_bytes);
+  if (own_packed != nullptr) {  // a leaf's block in pieces, straight from sendbuf
+    up.Send(view.parent, own_packed, view.own_bytes, false, own_piece);
     return up.Finish();
   }
   std::deque<Transfers> inflow;  // per message to the parent: the receives it waits for
@@ -234,6 +245,7 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
   for (std::size_t k = 0; k < view.children.size(); ++k) {
     const tree::ChildEdge& c = view.children[k];
     const std::vector<tree::EdgePart> messages = Messages(c, c.bytes, options);
+    const std::int64_t piece = SendsInParts(c.parts, options) ? 0 : PieceBytes(options, c.bytes);
     for (const tree::EdgePart& m : messages) {
       const auto holds = [&](const tree::EdgePart& out) {
         return out.lo <= m.lo && m.hi <= out.hi;
@@ -241,17 +253,18 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
       const auto out = std::find_if(outgoing.begin(), outgoing.end(), holds);
       if (out == outgoing.end()) {  // ranks without bytes, or a plan this process cannot follow
         if (m.bytes > 0) down.Fail(MPI_ERR_INTERN);
-        down.Receive(c.child, nullptr, m.bytes);
+        down.Receive(c.child, nullptr, m.bytes, piece);
         continue;
       }
       char* dest = buffer ? buffer + offsets.child[k] + PartOffset(messages, m) : nullptr;
-      inflow[out - outgoing.begin()].Receive(c.child, dest, m.bytes);
+      inflow[out - outgoing.begin()].Receive(c.child, dest, m.bytes, piece);
     }
   }
   for (std::size_t i = 0; i < outgoing.size(); ++i) {
     up.Fail(inflow[i].Finish());
     char* data = buffer ? buffer + PartOffset(outgoing, outgoing[i]) : nullptr;
-    up.Send(view.parent, data, outgoing[i].bytes);  // poisoned if anything failed
+    up.Send(view.parent, data, outgoing[i].bytes, false,  // poisoned if anything failed
+            split ? 0 : PieceBytes(options, outgoing[i].bytes));
   }
   return up.Finish();
 }
@@ -282,14 +295,14 @@ int ScatterAtRoot(const tree::NodeView& view, const ScatterArgs& a, const CallCo
       transfers.SendTyped(c.child, sizes, c.hi - c.lo + 1, MPI_INT64_T, 8 * (c.hi - c.lo + 1));
     }
     if (transfers.failed()) {
-      transfers.SendPoison(c.child, transfers.error());
+      transfers.SendPoison(c.child, transfers.error(), c.bytes);
       return;
     }
     const std::int64_t bytes = RangeBytes(*block_bytes, c.lo, c.hi);
     if (!self_describing && c.bytes != bytes) {
       // The processes expect other sizes than sendcounts say: poison their data and report it.
       mismatch = MPI_ERR_TRUNCATE;
-      transfers.SendPoison(c.child, MPI_ERR_TRUNCATE);
+      transfers.SendPoison(c.child, MPI_ERR_TRUNCATE, c.bytes);
     } else if (bytes <= MaxMessageBytes()) {
       MPI_Datatype range_type;
       int rc = resources.RangeType(a.sendcounts, a.displs, a.sendtype, c.lo, c.hi, &range_type);

@@ -83,6 +83,8 @@ int TuwGathervRadix(const GatherArgs& args, int radix) {
   if (radix == kChooseCarriedRadix) {
     plan.carried.max_bytes = tree::kCarryMaxBytes;
     plan.carried.root_max_bytes = tree::kCarryToRootMaxBytes;
+    const int rc = GatherPieces(&plan.options.pieces);
+    if (rc != MPI_SUCCESS) return rc;
   }
   plan.options.scratch = nullptr;  // a plain call: the communicator's kept buffers (CallBuffers)
   const int rc = PlanTuwGather(args, &plan);

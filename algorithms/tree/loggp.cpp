@@ -326,11 +326,14 @@ void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) 
 // tree, whose parents take their children in order (MPI_Probe).
 class GatherRun {
  public:
-  GatherRun(Machine* machine, const Tree& tree, bool probed, bool size_known)
+  // pieces: TUWk_Gatherv's (PieceRule; nullptr: every edge one message).
+  GatherRun(Machine* machine, const Tree& tree, bool probed, bool size_known,
+            const PieceRule* pieces = nullptr)
       : machine_(machine),
         tree_(tree),
         probed_(probed),
         size_known_(size_known),
+        pieces_(pieces),
         finished_(tree.nodes.size(), 0) {}
 
   // Children before parents: a process sends once its subtree has arrived. Returns when v has
@@ -340,7 +343,7 @@ class GatherRun {
     const NodeView& node = tree_.nodes[v];
     for (const ChildEdge& c : node.children) finished_[c.child] = Done(c.child);
     const double start = machine_->Clock(v);
-    const std::size_t n = node.children.size();
+    std::size_t n = node.children.size();
     messages_.resize(n);
     present_.assign(n, 1);
     for (std::size_t k = 0; k < n; ++k) {
@@ -348,6 +351,7 @@ class GatherRun {
       present_[k] = !(size_known_ && c.bytes == 0);  // no message at all
       if (present_[k]) messages_[k] = machine_->Send(c.child, v, c.bytes, finished_[c.child]);
     }
+    if (pieces_ != nullptr && !probed_) n = InPieces(v);
     // When each receive is posted: at once when v's data phase starts (Irecv), or where v probes
     // its children (the oblivious tree; a probe returns once the message is posted, as SimGrid
     // SMPI finds it in the mailbox, with no latency) the root after each child's probe and an
@@ -385,11 +389,39 @@ class GatherRun {
   }
 
  private:
+  // The children's transfers in pieces where the rule says (transfer.hpp: the child sends them
+  // back to back, the parent has posted them all): messages_ and present_ become one entry per
+  // piece. Returns their number.
+  std::size_t InPieces(int v) {
+    const NodeView& node = tree_.nodes[v];
+    pieced_.clear();
+    for (std::size_t k = 0; k < node.children.size(); ++k) {
+      if (!present_[k]) continue;
+      const ChildEdge& c = node.children[k];
+      const std::int64_t piece = pieces_->PieceBytes(c.bytes);
+      Message m = messages_[k];  // the first piece's send
+      if (piece == 0) {
+        pieced_.push_back(m);
+        continue;
+      }
+      m.bytes = piece;
+      pieced_.push_back(m);
+      for (std::int64_t sent = piece; sent < c.bytes; sent += piece) {
+        pieced_.push_back(
+            machine_->Send(c.child, v, std::min(piece, c.bytes - sent), finished_[c.child]));
+      }
+    }
+    messages_.swap(pieced_);
+    present_.assign(messages_.size(), 1);
+    return messages_.size();
+  }
+
   Machine* machine_;
   const Tree& tree_;
   const bool probed_, size_known_;
+  const PieceRule* pieces_;
   std::vector<double> finished_;  // per rank: when it has taken its subtree
-  std::vector<Message> messages_;
+  std::vector<Message> messages_, pieced_;
   std::vector<char> present_;
   std::vector<std::size_t> order_;
   std::vector<double> posted_, leaves_;
@@ -399,6 +431,12 @@ class GatherRun {
 
 void RunGather(Machine* machine, const Tree& tree, bool probed, bool size_known) {
   GatherRun(machine, tree, probed, size_known).Done(tree.root);
+}
+// TUWk_Gatherv's data phase: the same, its edges in pieces where params.gather_pieces says.
+void RunPiecedGather(Machine* machine, const Tree& tree, bool probed, bool size_known) {
+  const PieceRule& pieces = machine->params().gather_pieces;
+  GatherRun(machine, tree, probed, size_known, pieces.piece > 0 ? &pieces : nullptr)
+      .Done(tree.root);
 }
 
 // A scatter parent's sends up to a wait: posted one after the other (its CPU and gap), sharing
@@ -711,6 +749,9 @@ double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, 
   if (kind == ModelTree::kRootPlanned) {
     throw std::invalid_argument("GatherTime: a gather's root cannot plan its tree");
   }
+  if (kind == ModelTree::kCarried) {
+    return TimedKind(kind, block_bytes, root, radix, params, RunPiecedGather);
+  }
   return TimedKind(kind, block_bytes, root, radix, params, RunGather);
 }
 
@@ -968,6 +1009,33 @@ int LargeScatterRadix(int p, std::int64_t block_bytes, const LogGPParams& costs,
     return Timed(ModelTreeOf(ModelTree::kRootPlanned, blocks, root, radix), nullptr, false, params,
                  RootPlanned);
   });
+}
+
+PieceRule GatherPieceRule(const LogGPParams& params) {
+  PieceRule rule;
+  const MeasuredCurve& curve = params.network.one_way;
+  if (curve.empty()) return rule;
+  rule.piece = static_cast<std::int64_t>(curve.LeastSteadySlopeEnd());
+  rule.piece_us_per_byte = curve.LeastSteadySlope();
+  rule.extra_piece_us = std::max(params.overhead_us, params.gap_us) + params.overhead_us;
+  rule.curve = curve;
+  return rule;
+}
+
+PieceRule FixedPieceRule(std::int64_t piece) {
+  PieceRule rule;
+  rule.piece = std::max<std::int64_t>(piece, 0);
+  return rule;
+}
+
+std::int64_t PieceRule::PieceBytes(std::int64_t bytes) const {
+  if (piece <= 0 || bytes <= piece) return 0;
+  if (curve.empty()) return piece;  // fixed
+  double whole_us_per_byte = 0;
+  if (!curve.SteadySlopeAt(static_cast<double>(bytes), &whole_us_per_byte)) return 0;
+  const double extra = static_cast<double>((bytes - 1) / piece);
+  const double in_pieces = static_cast<double>(bytes) * piece_us_per_byte + extra * extra_piece_us;
+  return in_pieces < static_cast<double>(bytes) * whole_us_per_byte ? piece : 0;
 }
 
 }  // namespace tuw::tree

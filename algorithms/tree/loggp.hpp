@@ -34,6 +34,15 @@ struct LogGPLevel {
   MeasuredCurve one_way = {};
 };
 
+// TUWk_Gatherv's pieces (GatherPieceRule, below).
+struct PieceRule {
+  std::int64_t piece = 0;  // 0: every transfer one message
+  double piece_us_per_byte = 0, extra_piece_us = 0;
+  MeasuredCurve curve;
+  // The piece size of a transfer of `bytes`, 0 where it goes in one message.
+  std::int64_t PieceBytes(std::int64_t bytes) const;
+};
+
 struct LogGPParams {
   double overhead_us = 0;  // o: a process's CPU time per message sent or received
   double gap_us = 0;       // g: at least this long between two sends (receives) of a process
@@ -61,6 +70,9 @@ struct LogGPParams {
   // TUWk_Gatherv's root group told the root directly (RootToldDirectly): the library's way, or
   // not, where irrmodel prices a run of an older build (no tuwcoll_carry_to_root record).
   bool root_told_directly = true;
+  // TUWk_Gatherv's pieces (kCarried's data phase): the library's rule (GatherPieceRule of these
+  // costs, or the setting's fixed size) where irrmodel prices a run that recorded it; none here.
+  PieceRule gather_pieces;
   // And told only (RootToldOnly) with this CarryLimit: the library's, or -1 where irrmodel
   // prices a run before tuwcoll_carry_to_root=direct-only (the group's exchange).
   std::int64_t carry_to_root_max_bytes = kCarryToRootMaxBytes;
@@ -294,5 +306,18 @@ std::vector<int> RadixCandidates(int p);
 // than TUW_Scatterv, radix 4 within 1.9 %; the model, within 1 % of every cell, prices radix 2
 // fastest there.
 int LargeScatterRadix(int p, std::int64_t block_bytes, const LogGPParams& costs, int root = 0);
+
+// TUWk_Gatherv's pieces (issue 37): a transfer of `bytes` goes in pieces of `piece` bytes (the
+// largest message of the network's measured curve's cheapest stretch, LeastSteadySlopeEnd) where
+// that costs less than one message: its bytes at the stretch's rate plus, per extra piece, a send
+// (max(o, g)) and a receive (o), against its bytes at its own size's rate. The latencies are not
+// counted: the receiver posts the pieces at once (transfer.hpp), so they overlap. SimGrid's
+// calibrated network moves messages of 5.8-9.4 KB at 1.09 of a link's bandwidth, large ones at
+// 0.94 (smpi/bw-factor): at p = 6400, b = 10 a radix-6 gather's data phase with the root's
+// children in pieces of 8640 bytes took 91.9 us, in one message each 121.8
+// (results/simulated/gather-6400-pieces). No curve (a line's one rate): never.
+PieceRule GatherPieceRule(const LogGPParams& params);
+// Pieces of `piece` bytes for every transfer above that size (TUWCOLL_GATHER_PIECES=piece).
+PieceRule FixedPieceRule(std::int64_t piece);
 
 }  // namespace tuw::tree

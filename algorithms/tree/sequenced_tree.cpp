@@ -131,6 +131,21 @@ double MeasuredCurve::LeastSteadySlope() const {
   return std::isfinite(positive) ? positive : 0;
 }
 
+double MeasuredCurve::LeastSteadySlopeEnd() const {
+  double least = std::numeric_limits<double>::infinity();
+  std::size_t end = 0;
+  for (std::size_t k = 1; k < units_.size(); ++k) {
+    if (!AgreesWithPrevious(k)) continue;
+    if (Slope(k) < least) {
+      least = Slope(k);
+      end = k;
+    }
+    // The stretch goes on while its segments agree (the least's own, not a later equal one).
+    if (end == k - 1 && std::abs(Slope(k) - least) <= 0.01 * least) end = k;
+  }
+  return end == 0 ? 0 : units_[end];
+}
+
 bool MeasuredCurve::SteadySlopeAt(double units, double* slope) const {
   const std::size_t n = units_.size();
   if (n < 3) return false;

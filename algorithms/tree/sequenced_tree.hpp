@@ -68,6 +68,9 @@ class MeasuredCurve {
   // whose drop in time makes its slope small or negative; none steady: the smallest positive
   // slope, none positive: 0. A lower bound's time per unit (tree::LogPLowerBound).
   double LeastSteadySlope() const;
+  // The largest size of the stretch where LeastSteadySlope holds (its segments in a row that agree
+  // within 1 %): the largest message that moves units at that cost. 0 where no segment is steady.
+  double LeastSteadySlopeEnd() const;
   // The time per unit of a message of `units` where the curve is steady there: its segment's
   // slope where it agrees within 1 % with a neighbour's, else (the segment straddles a switch)
   // the nearer neighbour's where that one is steady. False where neither: a sparse curve (e.g.

@@ -376,6 +376,20 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     return false;
   }
   loggp.carry_to_root_max_bytes = to_root_max_bytes;
+  // TUWk_Gatherv's pieces: as the run recorded them (none before the record: one message an edge);
+  // "model": the library's rule on the same fit's curve (one level, as the library reads it).
+  if (meta.count("tuwcoll_gather_pieces")) {
+    const std::string& record = meta["tuwcoll_gather_pieces"];
+    long long piece = 0;
+    if (!formats::ParseGatherPiecesRecord(record, &piece)) {
+      *error = "--from-results: tuwcoll_gather_pieces=" + record +
+               " is not 'model' or 'N TUWCOLL_GATHER_PIECES' with N a whole number";
+      return false;
+    }
+    loggp.gather_pieces = piece < 0
+                              ? tuw::tree::GatherPieceRule(costs.radix_costs.SmallCallParams(1))
+                              : tuw::tree::FixedPieceRule(piece);
+  }
   SmallCallChoices step_choices;
   const bool by_size = rule_record >= 2;
   step_choices.params = by_size
