@@ -467,6 +467,9 @@ TEST(LogGP, GatherPiecesWhereTheCurveMakesThemPay) {
   EXPECT_EQ(rule.PieceBytes(650), 600);
   EXPECT_EQ(rule.PieceBytes(600), 0);
   EXPECT_EQ(rule.PieceBytes(0), 0);
+  // Beyond kMaxModelPieces pieces (what a receiver posts ahead): one message.
+  EXPECT_EQ(rule.PieceBytes(600 * kMaxModelPieces), 600);
+  EXPECT_EQ(rule.PieceBytes(600 * kMaxModelPieces + 1), 0);
   params.overhead_us = 20;
   EXPECT_EQ(GatherPieceRule(params).PieceBytes(1200), 0);
   // A line (one rate for every size) never gains: no pieces.

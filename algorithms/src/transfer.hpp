@@ -82,6 +82,11 @@ enum class Framing { kSizeKnown, kSelfDescribing };
 
 class Transfers {
  public:
+  // A receiver posts at most this many pieces of one transfer ahead: enough for a child's
+  // subtree at the fit's cheapest piece size, few enough for a test's 7-byte pieces
+  // (tree::kMaxModelPieces, the most pieces the model's rule gives a transfer, is the same).
+  static constexpr int kPiecesAhead = 16;
+
   Transfers(MPI_Comm comm, Framing framing) : comm_(comm), framing_(framing) {}
   Transfers(const Transfers&) = delete;
   Transfers& operator=(const Transfers&) = delete;
@@ -131,9 +136,6 @@ class Transfers {
     std::int64_t received = 0;
     int pending = 0;  // pieces posted and not yet settled
   };
-  // A receiver posts at most this many pieces of one transfer ahead: enough for a child's
-  // subtree at the fit's cheapest piece size, few enough for a test's 7-byte pieces.
-  static constexpr int kPiecesAhead = 16;
   static std::int64_t PieceLimit(std::int64_t piece_bytes);  // 0: MaxMessageBytes()
   void Post(MPI_Request request, int inbound);
   void PostNextPiece(int inbound);

@@ -58,6 +58,9 @@ std::vector<tree::EdgePart> Messages(const tree::ChildEdge& c, std::int64_t byte
   return c.parts;
 }
 
+static_assert(tree::kMaxModelPieces == Transfers::kPiecesAhead,
+              "the model's pieces of a transfer are what a receiver posts ahead");
+
 // The piece size of an edge's transfer of `bytes` (options.pieces; 0: the default pieces). Both
 // ends ask it for the same bytes: the child for what it sends, the parent for what it expects.
 std::int64_t PieceBytes(const ExecuteOptions& options, std::int64_t bytes) {

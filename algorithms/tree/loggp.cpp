@@ -1031,6 +1031,7 @@ PieceRule FixedPieceRule(std::int64_t piece) {
 std::int64_t PieceRule::PieceBytes(std::int64_t bytes) const {
   if (piece <= 0 || bytes <= piece) return 0;
   if (curve.empty()) return piece;  // fixed
+  if (bytes > piece * kMaxModelPieces) return 0;
   double whole_us_per_byte = 0;
   if (!curve.SteadySlopeAt(static_cast<double>(bytes), &whole_us_per_byte)) return 0;
   const double extra = static_cast<double>((bytes - 1) / piece);

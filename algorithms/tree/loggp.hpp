@@ -35,6 +35,9 @@ struct LogGPLevel {
 };
 
 // TUWk_Gatherv's pieces (GatherPieceRule, below).
+// The model's rule cuts a transfer into at most kMaxModelPieces: a receiver posts that many pieces
+// of a transfer ahead (transfer.hpp) and the next ones only once a batch is through.
+constexpr int kMaxModelPieces = 16;
 struct PieceRule {
   std::int64_t piece = 0;  // 0: every transfer one message
   double piece_us_per_byte = 0, extra_piece_us = 0;
@@ -315,7 +318,8 @@ int LargeScatterRadix(int p, std::int64_t block_bytes, const LogGPParams& costs,
 // calibrated network moves messages of 5.8-9.4 KB at 1.09 of a link's bandwidth, large ones at
 // 0.94 (smpi/bw-factor): at p = 6400, b = 10 a radix-6 gather's data phase with the root's
 // children in pieces of 8640 bytes took 91.9 us, in one message each 121.8
-// (results/simulated/gather-6400-pieces). No curve (a line's one rate): never.
+// (results/simulated/gather-6400-pieces). No curve (a line's one rate): never; more than
+// kMaxModelPieces pieces: one message.
 PieceRule GatherPieceRule(const LogGPParams& params);
 // Pieces of `piece` bytes for every transfer above that size (TUWCOLL_GATHER_PIECES=piece).
 PieceRule FixedPieceRule(std::int64_t piece);
