@@ -452,26 +452,31 @@ TEST(LogGP, LowerBoundOnAMeasuredCurve) {
   EXPECT_DOUBLE_EQ(LogPLowerBound({0, 1000, 1000, 1000}, 0, params, params.network), 132);
 }
 
-// TUWk_Gatherv's pieces on a curve whose mid sizes are cheapest per byte: 0.1 per byte up to
-// 300 bytes, 0.02 from 300 to 600, 0.05 beyond. The cheapest stretch ends at 600 bytes. With
-// o = 1, g = 0 an extra piece costs 2: 1200 bytes at 0.05 (60) against 1200 * 0.02 + 2 (26) go in
-// pieces, and so do 650 bytes (32.5 against 15); 600 bytes stay one message. With o = 20 an extra
-// piece costs 40: 1200 bytes in pieces (64) lose to one message (60).
+// TUWk_Gatherv's pieces on a curve (L = 10, 2o = 2) that moves 400-600 bytes at 0.02 per byte
+// after a protocol switch, other sizes at 0.05: the cheapest stretch ends at 600 bytes, whose
+// message is 28 - 12 = 16 on the wire. With o = 1, g = 0 an extra piece costs 2: 1200 bytes (one
+// message 43 + 15 - 12 = 46) go in two pieces (34); 650 bytes (18.5) do not, their second piece
+// of 50 costing about a latency more (16 + 2.5 + 2 = 20.5); 600 bytes stay one message. With
+// L = 0, o = 6 (the same L + 2o) an extra piece costs 12: still pieces (44 < 46); with g = 20
+// it costs 26 (58): one message.
 TEST(LogGP, GatherPiecesWhereTheCurveMakesThemPay) {
   LogGPParams params = Params(10, 1, 0);
   params.network.one_way = MeasuredCurve({100, 200, 300, 400, 500, 600, 700, 800, 900},
-                                         {22, 32, 42, 44, 46, 48, 53, 58, 63});
+                                         {17, 22, 27, 24, 26, 28, 33, 38, 43});
   const PieceRule rule = GatherPieceRule(params);
   EXPECT_EQ(rule.piece, 600);
   EXPECT_EQ(rule.PieceBytes(1200), 600);
-  EXPECT_EQ(rule.PieceBytes(650), 600);
+  EXPECT_EQ(rule.PieceBytes(650), 0);
   EXPECT_EQ(rule.PieceBytes(600), 0);
   EXPECT_EQ(rule.PieceBytes(0), 0);
   // Beyond kMaxModelPieces pieces (what a receiver posts ahead): one message.
   EXPECT_EQ(rule.PieceBytes(600 * kMaxModelPieces), 600);
   EXPECT_EQ(rule.PieceBytes(600 * kMaxModelPieces + 1), 0);
-  params.overhead_us = 20;
-  EXPECT_EQ(GatherPieceRule(params).PieceBytes(1200), 0);
+  params.network.latency_us = 0;
+  params.overhead_us = 6;
+  EXPECT_EQ(GatherPieceRule(params).PieceBytes(1200), 600);  // 32 + 12 < 46
+  params.gap_us = 20;
+  EXPECT_EQ(GatherPieceRule(params).PieceBytes(1200), 0);  // 32 + 26 > 46
   // A line (one rate for every size) never gains: no pieces.
   EXPECT_EQ(GatherPieceRule(Params(10, 1, 0)).PieceBytes(1 << 20), 0);
   // The setting's fixed size: every transfer above it.
@@ -482,7 +487,7 @@ TEST(LogGP, GatherPiecesWhereTheCurveMakesThemPay) {
 
 // The simulated cluster's fit (radix-6400-small-current): its cheapest stretch is 5793-8933 bytes
 // (0.287 ns/B; SimGrid's bw-factor step up to 9376), so pieces of 8933 bytes: a transfer of
-// 12000 bytes (0.532 ns/B: 6.4 us against 3.4 + 0.6) goes in two; one of 8 KB stays one message.
+// 12000 bytes (6.88 us on the wire) goes in two (2.66 + 1.03 + 0.6); one of 8 KB stays one.
 TEST(LogGP, GatherPiecesOnTheSimulatedClustersCurve) {
   std::vector<double> bytes, one_way;
   // The fit's points from 3756 to 35734 bytes, one-way us

@@ -1013,12 +1013,11 @@ int LargeScatterRadix(int p, std::int64_t block_bytes, const LogGPParams& costs,
 
 PieceRule GatherPieceRule(const LogGPParams& params) {
   PieceRule rule;
-  const MeasuredCurve& curve = params.network.one_way;
-  if (curve.empty()) return rule;
-  rule.piece = static_cast<std::int64_t>(curve.LeastSteadySlopeEnd());
-  rule.piece_us_per_byte = curve.LeastSteadySlope();
+  if (params.network.one_way.empty()) return rule;
+  rule.piece = static_cast<std::int64_t>(params.network.one_way.LeastSteadySlopeEnd());
   rule.extra_piece_us = std::max(params.overhead_us, params.gap_us) + params.overhead_us;
-  rule.curve = curve;
+  rule.level = params.network;
+  rule.overhead_us = params.overhead_us;
   return rule;
 }
 
@@ -1030,13 +1029,15 @@ PieceRule FixedPieceRule(std::int64_t piece) {
 
 std::int64_t PieceRule::PieceBytes(std::int64_t bytes) const {
   if (piece <= 0 || bytes <= piece) return 0;
-  if (curve.empty()) return piece;  // fixed
+  if (level.one_way.empty()) return piece;  // fixed
   if (bytes > piece * kMaxModelPieces) return 0;
-  double whole_us_per_byte = 0;
-  if (!curve.SteadySlopeAt(static_cast<double>(bytes), &whole_us_per_byte)) return 0;
-  const double extra = static_cast<double>((bytes - 1) / piece);
-  const double in_pieces = static_cast<double>(bytes) * piece_us_per_byte + extra * extra_piece_us;
-  return in_pieces < static_cast<double>(bytes) * whole_us_per_byte ? piece : 0;
+  LogGPParams wire;  // LogGPParams::Wire of this level and overhead
+  wire.overhead_us = overhead_us;
+  const std::int64_t full = bytes / piece, rest = bytes % piece;
+  const double in_pieces = static_cast<double>(full) * wire.Wire(level, piece) +
+                           (rest > 0 ? wire.Wire(level, rest) : 0) +
+                           static_cast<double>(full + (rest > 0) - 1) * extra_piece_us;
+  return in_pieces < wire.Wire(level, bytes) ? piece : 0;
 }
 
 }  // namespace tuw::tree

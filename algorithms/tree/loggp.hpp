@@ -35,13 +35,15 @@ struct LogGPLevel {
 };
 
 // TUWk_Gatherv's pieces (GatherPieceRule, below).
+
 // The model's rule cuts a transfer into at most kMaxModelPieces: a receiver posts that many pieces
 // of a transfer ahead (transfer.hpp) and the next ones only once a batch is through.
 constexpr int kMaxModelPieces = 16;
 struct PieceRule {
   std::int64_t piece = 0;  // 0: every transfer one message
-  double piece_us_per_byte = 0, extra_piece_us = 0;
-  MeasuredCurve curve;
+  double extra_piece_us = 0;
+  LogGPLevel level;  // the network's: its curve and L
+  double overhead_us = 0;
   // The piece size of a transfer of `bytes`, 0 where it goes in one message.
   std::int64_t PieceBytes(std::int64_t bytes) const;
 };
@@ -310,16 +312,14 @@ std::vector<int> RadixCandidates(int p);
 // fastest there.
 int LargeScatterRadix(int p, std::int64_t block_bytes, const LogGPParams& costs, int root = 0);
 
-// TUWk_Gatherv's pieces (issue 37): a transfer of `bytes` goes in pieces of `piece` bytes (the
-// largest message of the network's measured curve's cheapest stretch, LeastSteadySlopeEnd) where
-// that costs less than one message: its bytes at the stretch's rate plus, per extra piece, a send
-// (max(o, g)) and a receive (o), against its bytes at its own size's rate. The latencies are not
-// counted: the receiver posts the pieces at once (transfer.hpp), so they overlap. SimGrid's
-// calibrated network moves messages of 5.8-9.4 KB at 1.09 of a link's bandwidth, large ones at
-// 0.94 (smpi/bw-factor): at p = 6400, b = 10 a radix-6 gather's data phase with the root's
-// children in pieces of 8640 bytes took 91.9 us, in one message each 121.8
-// (results/simulated/gather-6400-pieces). No curve (a line's one rate): never; more than
-// kMaxModelPieces pieces: one message.
+// TUWk_Gatherv's pieces (issue 37): a transfer goes in pieces of `piece` bytes (the largest
+// message of the network's measured curve's cheapest stretch, LeastSteadySlopeEnd) where their
+// time on the wire (LogGPParams::Wire, back to back on one link, as the model runs them) plus,
+// per extra piece, a send (max(o, g)) and a receive (o) is less than the one message's, and they
+// are at most kMaxModelPieces. SimGrid's calibrated network moves messages of 5.8-9.4 KB at 1.09
+// of a link's bandwidth, large ones at 0.94 (smpi/bw-factor): at p = 6400, b = 10 a radix-6
+// gather's data phase with the root's children in pieces of 8640 bytes took 91.9 us, in one
+// message each 121.8 (results/simulated/gather-6400-pieces). No curve (a line's one rate): never.
 PieceRule GatherPieceRule(const LogGPParams& params);
 // Pieces of `piece` bytes for every transfer above that size (TUWCOLL_GATHER_PIECES=piece).
 PieceRule FixedPieceRule(std::int64_t piece);

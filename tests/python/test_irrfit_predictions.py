@@ -348,6 +348,38 @@ def test_a_large_scatter_call_is_priced_at_its_recorded_radix(tmp_path):
         assert f"tuwcoll_large_scatter_radix={bad} is not" in result.stderr, result.stderr
 
 
+def test_tuwk_gatherv_is_priced_in_the_pieces_the_run_recorded(tmp_path):
+    """TUWk_Gatherv's transfers in the pieces the run recorded: on a fit whose curve (alpha 12)
+    moves 400-600 bytes at 0.02 us/B after a protocol switch and other sizes at 0.05, a gather of
+    4 blocks of 1200 bytes on radix 2 has edges of 1200 and 2400 bytes, which "model" cuts into
+    pieces of 600 (a piece 16 us on the wire, 1200 bytes in one message 46); "600
+    TUWCOLL_GATHER_PIECES" prices the same, "0 ..." and no record (the builds before) one message
+    an edge. A bad record named, exit 2."""
+    fit = tmp_path / "fit.txt"
+    curve = {100: 17, 200: 22, 300: 27, 400: 24, 500: 26, 600: 28, 700: 33, 800: 38, 900: 43}
+    fit.write_text("alpha_us=12\nbeta_us_per_byte=0.05\ngamma_us_per_byte=0\n"
+                   "overhead_us=1\ngap_us=1\n" +
+                   "".join(f"point={b} {t} {t} 0\n" for b, t in curve.items()))
+    cases = [("TUWk_Gatherv", "same", 300, 1200, 1200, [20e-6] * 3)]
+    priced = {}
+    for record in ("model", "600 TUWCOLL_GATHER_PIECES", "0 TUWCOLL_GATHER_PIECES", None):
+        meta = [("tuwcoll_radix", "TUWk=2 Binomialk=2 TUWk_init=2 TUWk_Gatherv=2"),
+                ("sync", "window")]
+        if record:
+            meta.append(("tuwcoll_gather_pieces", record))
+        table, _ = predictions(write_raw(tmp_path / f"{record}.csv".replace(" ", "-"), cases,
+                                         root=0, meta=meta), fit)
+        priced[record] = float(table.set_index("op").loc["TUWk_Gatherv", "loggp_us"])
+    assert priced["model"] == pytest.approx(priced["600 TUWCOLL_GATHER_PIECES"])
+    assert priced["0 TUWCOLL_GATHER_PIECES"] == pytest.approx(priced[None])
+    assert priced["model"] < priced[None] - 20, priced
+    for bad in ("modelled", "600", "-5 TUWCOLL_GATHER_PIECES", "x TUWCOLL_GATHER_PIECES"):
+        raw = write_raw(tmp_path / "bad.csv", cases, meta=[("tuwcoll_gather_pieces", bad)])
+        result = irrmodel("--from-results", raw, "--alpha-beta", fit, "--format", "tsv")
+        assert result.returncode == 2, (bad, result.stderr)
+        assert f"tuwcoll_gather_pieces={bad} is not" in result.stderr, result.stderr
+
+
 def test_one_run_writes_the_table_and_the_tsv(tmp_path):
     """--tsv-out: the tsv of the same run, byte for byte what --format tsv prints (analyse-run
     writes model.txt and model.tsv from one run of the model)."""
