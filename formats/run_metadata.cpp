@@ -11,6 +11,21 @@ namespace {
 
 #include "environment_tsv.inc"  // generated: constexpr const char* kEnvironmentTsv = R"(...)";
 
+// A setting's record "N SETTING": true where `record` is up to max_digits digits, a space and
+// `setting` (*value: N).
+bool SettingRecord(const std::string& record, const std::string& setting, std::size_t max_digits,
+                   long long* value) {
+  const std::string suffix = " " + setting;
+  if (record.size() <= suffix.size() || record.size() > suffix.size() + max_digits ||
+      record.compare(record.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return false;
+  }
+  const std::string number = record.substr(0, record.size() - suffix.size());
+  if (number.find_first_not_of("0123456789") != std::string::npos) return false;
+  *value = std::stoll(number);
+  return true;
+}
+
 }  // namespace
 
 std::string CleanLibraryVersion(const std::string& raw) {
@@ -98,16 +113,10 @@ bool ParseLargeScatterRadixRecord(const std::string& record, int max_radix, int*
     *radix = 0;
     return true;
   }
-  const std::string suffix = " TUWCOLL_RADIX";
-  if (record.size() <= suffix.size() || record.size() > suffix.size() + 2 ||
-      record.compare(record.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return false;
-  }
-  const std::string number = record.substr(0, record.size() - suffix.size());
-  if (number.find_first_not_of("0123456789") != std::string::npos) return false;
-  const int value = std::stoi(number);
+  long long value = 0;
+  if (!SettingRecord(record, "TUWCOLL_RADIX", 2, &value)) return false;
   if (value < 2 || value > max_radix) return false;
-  *radix = value;
+  *radix = static_cast<int>(value);
   return true;
 }
 
@@ -120,15 +129,7 @@ bool ParseGatherPiecesRecord(const std::string& record, long long* piece) {
     *piece = -1;
     return true;
   }
-  const std::string suffix = " TUWCOLL_GATHER_PIECES";
-  if (record.size() <= suffix.size() || record.size() > suffix.size() + 10 ||
-      record.compare(record.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return false;
-  }
-  const std::string number = record.substr(0, record.size() - suffix.size());
-  if (number.find_first_not_of("0123456789") != std::string::npos) return false;
-  *piece = std::stoll(number);
-  return true;
+  return SettingRecord(record, "TUWCOLL_GATHER_PIECES", 10, piece);
 }
 
 }  // namespace irr::formats

@@ -648,10 +648,19 @@ std::vector<double> StartTimes(int p, const LogGPParams& params) {
 
 }  // namespace
 
-double LogGPParams::Wire(const LogGPLevel& level, std::int64_t bytes) const {
+namespace {
+
+// LogGPParams::Wire with this o (PieceRule keeps a level and o, not the whole parameters).
+double WireAt(const LogGPLevel& level, double overhead_us, std::int64_t bytes) {
   if (level.one_way.empty()) return static_cast<double>(bytes) * level.us_per_byte;
   const double one_way = level.one_way.Comm(static_cast<double>(bytes));
   return std::max(0.0, one_way - level.latency_us - 2 * overhead_us);
+}
+
+}  // namespace
+
+double LogGPParams::Wire(const LogGPLevel& level, std::int64_t bytes) const {
+  return WireAt(level, overhead_us, bytes);
 }
 
 LogGPParams::SharedCost LogGPParams::Shared(const LogGPLevel& level, std::int64_t bytes) const {
@@ -1031,13 +1040,11 @@ std::int64_t PieceRule::PieceBytes(std::int64_t bytes) const {
   if (piece <= 0 || bytes <= piece) return 0;
   if (level.one_way.empty()) return piece;  // fixed
   if (bytes > piece * kMaxModelPieces) return 0;
-  LogGPParams wire;  // LogGPParams::Wire of this level and overhead
-  wire.overhead_us = overhead_us;
   const std::int64_t full = bytes / piece, rest = bytes % piece;
-  const double in_pieces = static_cast<double>(full) * wire.Wire(level, piece) +
-                           (rest > 0 ? wire.Wire(level, rest) : 0) +
+  const double in_pieces = static_cast<double>(full) * WireAt(level, overhead_us, piece) +
+                           (rest > 0 ? WireAt(level, overhead_us, rest) : 0) +
                            static_cast<double>(full + (rest > 0) - 1) * extra_piece_us;
-  return in_pieces < wire.Wire(level, bytes) ? piece : 0;
+  return in_pieces < WireAt(level, overhead_us, bytes) ? piece : 0;
 }
 
 }  // namespace tuw::tree
