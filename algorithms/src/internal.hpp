@@ -164,8 +164,9 @@ int LargeScatterRadix(int p, std::int64_t block_bytes, int root, int ranks_per_n
                       bool* by_model = nullptr);
 // TUWk_Gatherv's pieces (tree::PieceRule): TUWCOLL_GATHER_PIECES=0 none, =N pieces of N bytes
 // for every transfer above N, else the LogGP model's rule from the fit's measured curve
-// (tree::GatherPieceRule; none without TUWCOLL_MODEL_FIT). Read once per process; MPI_ERR_ARG
-// with a message naming a bad value. *by_model: whether the model's rule applies.
+// (tree::GatherPieceRule, computed once per process; none without TUWCOLL_MODEL_FIT). The setting
+// is read at every call; a bad value: MPI_ERR_ARG with a message naming it (every process reads
+// the same, so all fail alike before any message). *by_model: whether the model's rule applies.
 int GatherPieces(const tree::PieceRule** rule, bool* by_model = nullptr);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the

@@ -127,7 +127,9 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
     }
   }
   const bool probed = options.framing == Framing::kSelfDescribing;
-  // One message of ranks [lo, hi] straight into recvbuf (through staging above the message limit).
+  // A transfer of ranks [lo, hi]: one message straight into recvbuf through an indexed type, or
+  // in pieces (above the message limit, or cut by options.pieces) into recvbuf where the range
+  // lies packed there, else through staging.
   const auto receive_range = [&](int child, int lo, int hi, std::int64_t bytes,
                                  std::int64_t piece) {
     if (bytes <= MaxMessageBytes() && piece == 0) {

@@ -34,10 +34,9 @@ struct LogGPLevel {
   MeasuredCurve one_way = {};
 };
 
-// TUWk_Gatherv's pieces (GatherPieceRule, below).
-
-// The model's rule cuts a transfer into at most kMaxModelPieces: a receiver posts that many pieces
-// of a transfer ahead (transfer.hpp) and the next ones only once a batch is through.
+// TUWk_Gatherv's pieces (GatherPieceRule, below). The model's rule cuts a transfer into at most
+// kMaxModelPieces: a receiver posts that many pieces of a transfer ahead (transfer.hpp) and the
+// next ones only once a batch is through.
 constexpr int kMaxModelPieces = 16;
 struct PieceRule {
   std::int64_t piece = 0;  // 0: every transfer one message
@@ -75,12 +74,12 @@ struct LogGPParams {
   // TUWk_Gatherv's root group told the root directly (RootToldDirectly): the library's way, or
   // not, where irrmodel prices a run of an older build (no tuwcoll_carry_to_root record).
   bool root_told_directly = true;
-  // TUWk_Gatherv's pieces (kCarried's data phase): the library's rule (GatherPieceRule of these
-  // costs, or the setting's fixed size) where irrmodel prices a run that recorded it; none here.
-  PieceRule gather_pieces;
   // And told only (RootToldOnly) with this CarryLimit: the library's, or -1 where irrmodel
   // prices a run before tuwcoll_carry_to_root=direct-only (the group's exchange).
   std::int64_t carry_to_root_max_bytes = kCarryToRootMaxBytes;
+  // TUWk_Gatherv's pieces (kCarried's data phase): the library's rule (GatherPieceRule of these
+  // costs, or the setting's fixed size) where irrmodel prices a run that recorded it; none here.
+  PieceRule gather_pieces;
   const LogGPLevel& Between(int a, int b) const {
     return ranks_per_node > 1 && a / ranks_per_node == b / ranks_per_node ? node : network;
   }
