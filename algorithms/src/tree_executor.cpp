@@ -66,6 +66,12 @@ static_assert(tree::kMaxModelPieces == Transfers::kPiecesAhead,
 std::int64_t PieceBytes(const ExecuteOptions& options, std::int64_t bytes) {
   return options.pieces != nullptr ? options.pieces->PieceBytes(bytes) : 0;
 }
+// The same for a child's edge as its parent receives it: an edge in parts sends each part as
+// one message, never cut.
+std::int64_t ChildPieceBytes(const tree::ChildEdge& c, std::int64_t bytes,
+                             const ExecuteOptions& options) {
+  return SendsInParts(c.parts, options) ? 0 : PieceBytes(options, bytes);
+}
 
 // Where `part` starts within the rank-ordered bytes of `parts` (which tile one range).
 std::int64_t PartOffset(const std::vector<tree::EdgePart>& parts, const tree::EdgePart& part) {
@@ -158,8 +164,7 @@ int GatherAtRoot(const tree::NodeView& view, const GatherArgs& a, const CallCont
     // so that nobody waits, and report it.
     const bool matches = block_bytes != nullptr && bytes == RangeBytes(*block_bytes, c.lo, c.hi);
     if (!matches && block_bytes != nullptr) mismatch = MPI_ERR_TRUNCATE;
-    // (an edge in parts: each part one message)
-    const std::int64_t piece = SendsInParts(c.parts, options) ? 0 : PieceBytes(options, bytes);
+    const std::int64_t piece = ChildPieceBytes(c, bytes, options);
     for (const tree::EdgePart& m : Messages(c, bytes, options)) {
       if (!matches) {
         transfers.Receive(c.child, nullptr, m.bytes, piece);
@@ -250,7 +255,7 @@ int GatherAtNonRoot(tree::NodeView view, const GatherArgs& a, const CallContext&
   for (std::size_t k = 0; k < view.children.size(); ++k) {
     const tree::ChildEdge& c = view.children[k];
     const std::vector<tree::EdgePart> messages = Messages(c, c.bytes, options);
-    const std::int64_t piece = SendsInParts(c.parts, options) ? 0 : PieceBytes(options, c.bytes);
+    const std::int64_t piece = ChildPieceBytes(c, c.bytes, options);
     for (const tree::EdgePart& m : messages) {
       const auto holds = [&](const tree::EdgePart& out) {
         return out.lo <= m.lo && m.hi <= out.hi;
