@@ -287,8 +287,9 @@ struct ExecuteOptions {
   // TUWk_Gatherv: what the construction carried (a non-root: its range's data, view.own_bytes
   // of it, sent in place of its own block; the root: ranges it unpacks into recvbuf).
   const CarriedData* carried = nullptr;
-  // TUWk_Gatherv: the size of the pieces each edge's transfer goes in (GatherPieces; nullptr or
-  // 0: the default pieces). Both ends of an edge ask it for the same bytes.
+  // TUWk_Gatherv and TUWk_Gatherv_init's starts on an intracommunicator: the size of the pieces
+  // each edge's transfer goes in (GatherPieces, read at the call or the init; nullptr or 0: the
+  // default pieces). Both ends of an edge ask it for the same bytes.
   const tree::PieceRule* pieces = nullptr;
 };
 // The options of a plan: with a buffer kept from one run to the next.

@@ -153,6 +153,10 @@ int InitGather(Planner planner, const GatherArgs& call, const C* recvcounts, con
     return MPI_SUCCESS;
   }
   r->gather.radix = RadixOf(planner, true);
+  if (planner == Planner::kTuwk) {  // every start's edges in TUWk_Gatherv's pieces (the same rule)
+    const int rc = GatherPieces(&r->gather.options.pieces);
+    if (rc != MPI_SUCCESS) return rc;
+  }
   int rc = planner == Planner::kOptimal ? PlanOptimalGather(args, &r->gather)
                                         : PlanTuwGather(args, &r->gather);
   if (rc != MPI_SUCCESS) return rc;

@@ -758,7 +758,8 @@ double GatherTime(ModelTree kind, const std::vector<std::int64_t>& block_bytes, 
   if (kind == ModelTree::kRootPlanned) {
     throw std::invalid_argument("GatherTime: a gather's root cannot plan its tree");
   }
-  if (kind == ModelTree::kCarried) {
+  // TUWk_Gatherv and TUWk_Gatherv_init's starts move their data in pieces (params.gather_pieces).
+  if (kind == ModelTree::kCarried || kind == ModelTree::kPlanned) {
     return TimedKind(kind, block_bytes, root, radix, params, RunPiecedGather);
   }
   return TimedKind(kind, block_bytes, root, radix, params, RunGather);

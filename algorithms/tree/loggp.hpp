@@ -77,8 +77,9 @@ struct LogGPParams {
   // And told only (RootToldOnly) with this CarryLimit: the library's, or -1 where irrmodel
   // prices a run before tuwcoll_carry_to_root=direct-only (the group's exchange).
   std::int64_t carry_to_root_max_bytes = kCarryToRootMaxBytes;
-  // TUWk_Gatherv's pieces (kCarried's data phase): the library's rule (GatherPieceRule of these
-  // costs, or the setting's fixed size) where irrmodel prices a run that recorded it; none here.
+  // TUWk_Gatherv's pieces (kCarried's data phase, and kPlanned's: TUWk_Gatherv_init's starts;
+  // TUW_Gatherv_init's go without): the library's rule (GatherPieceRule of these costs, or the
+  // setting's fixed size) where irrmodel prices a run that recorded it; none here.
   PieceRule gather_pieces;
   const LogGPLevel& Between(int a, int b) const {
     return ranks_per_node > 1 && a / ranks_per_node == b / ranks_per_node ? node : network;

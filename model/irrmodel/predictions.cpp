@@ -150,8 +150,13 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
   } else if (kind == ModelTree::kRootPlanned && small_call_step == tuw::tree::kModelsStep) {
     small_call_step = LibraryStep(blocks, root, *radix, choices);
   }
-  return scatter ? tuw::tree::ScatterTime(kind, blocks, root, *radix, params, small_call_step)
-                 : tuw::tree::GatherTime(kind, blocks, root, *radix, params);
+  if (scatter) return tuw::tree::ScatterTime(kind, blocks, root, *radix, params, small_call_step);
+  if (kind == ModelTree::kPlanned && !radix_k) {  // TUW_Gatherv_init: one message an edge
+    tuw::tree::LogGPParams whole = params;
+    whole.gather_pieces = {};
+    return tuw::tree::GatherTime(kind, blocks, root, *radix, whole);
+  }
+  return tuw::tree::GatherTime(kind, blocks, root, *radix, params);
 }
 
 // A run's record of one of its build's byte limits, where present (else *value stays the

@@ -354,14 +354,17 @@ def test_tuwk_gatherv_is_priced_in_the_pieces_the_run_recorded(tmp_path):
     4 blocks of 1200 bytes on radix 2 has edges of 1200 and 2400 bytes, which "model" cuts into
     pieces of 600 (a piece 16 us on the wire, 1200 bytes in one message 46); "600
     TUWCOLL_GATHER_PIECES" prices the same, "0 ..." and no record (the builds before) one message
-    an edge. A bad record named, exit 2."""
+    an edge. TUWk_Gatherv_init's starts go in the same pieces (its tree is TUW_Gatherv_init's at
+    radix 2, so without pieces both cost the same); TUW_Gatherv_init's never. A bad record named,
+    exit 2."""
     fit = tmp_path / "fit.txt"
     curve = {100: 17, 200: 22, 300: 27, 400: 24, 500: 26, 600: 28, 700: 33, 800: 38, 900: 43}
     fit.write_text("alpha_us=12\nbeta_us_per_byte=0.05\ngamma_us_per_byte=0\n"
                    "overhead_us=1\ngap_us=1\n" +
                    "".join(f"point={b} {t} {t} 0\n" for b, t in curve.items()))
-    cases = [("TUWk_Gatherv", "same", 300, 1200, 1200, [20e-6] * 3)]
-    priced = {}
+    cases = [(op, "same", 300, 1200, 1200, [20e-6] * 3)
+             for op in ("TUWk_Gatherv", "TUWk_Gatherv_init", "TUW_Gatherv_init")]
+    priced, persistent = {}, {}
     for record in ("model", "600 TUWCOLL_GATHER_PIECES", "0 TUWCOLL_GATHER_PIECES", None):
         meta = [("tuwcoll_radix", "TUWk=2 Binomialk=2 TUWk_init=2 TUWk_Gatherv=2"),
                 ("sync", "window")]
@@ -369,10 +372,18 @@ def test_tuwk_gatherv_is_priced_in_the_pieces_the_run_recorded(tmp_path):
             meta.append(("tuwcoll_gather_pieces", record))
         table, _ = predictions(write_raw(tmp_path / f"{record}.csv".replace(" ", "-"), cases,
                                          root=0, meta=meta), fit)
-        priced[record] = float(table.set_index("op").loc["TUWk_Gatherv", "loggp_us"])
+        by_op = table.set_index("op")["loggp_us"].astype(float)
+        priced[record] = by_op["TUWk_Gatherv"]
+        persistent[record] = (by_op["TUWk_Gatherv_init"], by_op["TUW_Gatherv_init"])
     assert priced["model"] == pytest.approx(priced["600 TUWCOLL_GATHER_PIECES"])
     assert priced["0 TUWCOLL_GATHER_PIECES"] == pytest.approx(priced[None])
     assert priced["model"] < priced[None] - 20, priced
+    tuw_init = persistent[None][1]
+    assert persistent[None][0] == pytest.approx(tuw_init), persistent
+    assert persistent["0 TUWCOLL_GATHER_PIECES"][0] == pytest.approx(tuw_init), persistent
+    assert persistent["model"][0] == pytest.approx(persistent["600 TUWCOLL_GATHER_PIECES"][0])
+    assert persistent["model"][0] < tuw_init - 20, persistent
+    assert all(t == pytest.approx(tuw_init) for _, t in persistent.values()), persistent
     for bad in ("modelled", "600", "-5 TUWCOLL_GATHER_PIECES", "x TUWCOLL_GATHER_PIECES"):
         raw = write_raw(tmp_path / "bad.csv", cases, meta=[("tuwcoll_gather_pieces", bad)])
         result = irrmodel("--from-results", raw, "--alpha-beta", fit, "--format", "tsv")
