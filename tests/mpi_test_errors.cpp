@@ -158,8 +158,9 @@ TEST_F(Errors, BadRanksPerNodeSettingEverywhere) {
   EXPECT_EQ(TUWk_Scatter_step(comm_, -1, &step, &by_model), MPI_ERR_ROOT);
 }
 
-// A piece size that is none: TUWk_Gatherv returns MPI_ERR_ARG on every process before any
-// message; 0 (no pieces) and a size (pieces of it) then gather correctly.
+// A piece size that is none: TUWk_Gatherv and TUWk_Gatherv_init return MPI_ERR_ARG on every
+// process before any message; 0 (no pieces) and a size (pieces of it) then gather correctly, and a
+// persistent request starts.
 TEST_F(Errors, BadGatherPiecesSetting) {
   const ScopedEnvironment setting("TUWCOLL_GATHER_PIECES");
   for (const char* bad : {"-1", "eight", "8k", "1e3", "99999999999"}) {
@@ -169,6 +170,14 @@ TEST_F(Errors, BadGatherPiecesSetting) {
         EXPECT_EQ(ErrorClass(Gather(alg.fn, 2, 0)), MPI_ERR_ARG) << bad;
       }
     }
+    // TUWk_Gatherv_init reads it at the init, whose starts go in the same pieces.
+    TUW_Request request = TUW_REQUEST_NULL;
+    EXPECT_EQ(
+        ErrorClass(TUWk_Gatherv_init(send_.data(), 2, MPI_INT, recv_.data(), counts_.data(),
+                                     displs_.data(), MPI_INT, 0, comm_, MPI_INFO_NULL, &request)),
+        MPI_ERR_ARG)
+        << bad;
+    EXPECT_EQ(request, TUW_REQUEST_NULL);
   }
   for (const char* good : {"0", "4", "5"}) {
     setting.Set(good);
@@ -177,6 +186,14 @@ TEST_F(Errors, BadGatherPiecesSetting) {
         EXPECT_EQ(Gather(alg.fn, 2, 0), MPI_SUCCESS) << good;
       }
     }
+    TUW_Request request = TUW_REQUEST_NULL;
+    ASSERT_EQ(TUWk_Gatherv_init(send_.data(), 2, MPI_INT, recv_.data(), counts_.data(),
+                                displs_.data(), MPI_INT, 0, comm_, MPI_INFO_NULL, &request),
+              MPI_SUCCESS)
+        << good;
+    EXPECT_EQ(TUW_Start(&request), MPI_SUCCESS) << good;
+    EXPECT_EQ(TUW_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << good;
+    EXPECT_EQ(TUW_Request_free(&request), MPI_SUCCESS) << good;
   }
 }
 
