@@ -109,8 +109,9 @@ int TUWk_Radix_scatter_large(MPI_Comm comm, int root, MPI_Aint block_bytes, int 
  * transfers on comm: into pieces of *piece_bytes (0: none), which the receiver posts at once.
  * *by_model = 1: the LogGP model's rule on TUWCOLL_MODEL_FIT's measured curve (pieces of its
  * cheapest-per-byte size, for a transfer only where they cost less than one message; none without
- * a fit); 0: TUWCOLL_GATHER_PIECES's size (every transfer above it). Every process must see the same setting and fit: an edge's two ends cut it each from its
- * own, unchecked. Errors as TUWk_Radix, and MPI_ERR_ARG for a bad TUWCOLL_GATHER_PIECES. */
+ * a fit); 0: TUWCOLL_GATHER_PIECES's size (every transfer above it). Every process must see the
+ * same setting and fit: an edge's two ends cut it each from its own, unchecked. Errors as
+ * TUWk_Radix, and MPI_ERR_ARG for a bad TUWCOLL_GATHER_PIECES. */
 int TUWk_Gather_pieces(MPI_Comm comm, MPI_Aint *piece_bytes, int *by_model);
 
 /* Persistent TUW_Gatherv / TUW_Scatterv (MPI-4 persistent collective semantics; the arguments of
