@@ -125,7 +125,8 @@ const std::vector<std::string>& MethodKeys() {
   // or TUWCOLL_RADIX that chooses others would mix two trees under one operation's name.
   // tuwcoll_scatter_step: likewise a small TUWk_Scatterv call's greedy step (TUWk_Scatter_step),
   // and tuwcoll_small_call_max_bytes the largest such call (tree::kOneMessageMaxBytes);
-  // tuwcoll_large_scatter_radix how a larger one's radix is chosen;
+  // tuwcoll_large_scatter_radix how a larger one's radix is chosen, tuwcoll_init_radix how a
+  // persistent request's;
   // tuwcoll_gather_pieces how TUWk_Gatherv cuts its transfers into pieces;
   // tuwcoll_carry_max_bytes the largest cube TUWk_Gatherv's construction carries, and
   // tuwcoll_carry_to_root how its root's group reaches the root ("direct"; "direct-only": told
@@ -142,6 +143,7 @@ const std::vector<std::string>& MethodKeys() {
                                                 "tuwcoll_radix",
                                                 "tuwcoll_scatter_step",
                                                 "tuwcoll_large_scatter_radix",
+                                                "tuwcoll_init_radix",
                                                 "tuwcoll_gather_pieces",
                                                 "tuwcoll_small_call_max_bytes",
                                                 "tuwcoll_carry_max_bytes",

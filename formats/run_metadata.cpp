@@ -104,11 +104,11 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
   return true;
 }
 
-std::string LargeScatterRadixRecord(int radix, bool by_model) {
+std::string RadixChoiceRecord(int radix, bool by_model) {
   return by_model ? "model" : std::to_string(radix) + " TUWCOLL_RADIX";
 }
 
-bool ParseLargeScatterRadixRecord(const std::string& record, int max_radix, int* radix) {
+bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix) {
   if (record == "model") {
     *radix = 0;
     return true;

@@ -45,13 +45,15 @@ std::string ScatterStepRecord(int step, bool by_model);
 bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model,
                             int* rule = nullptr);
 
-// irrbench's record of the radix of a TUWk_Scatterv call too large for one message a child
-// (tuwcoll_large_scatter_radix): "model" where the library's model chooses it per size class
-// (tree::LargeScatterRadix, TUWk_Radix_scatter_large), "R TUWCOLL_RADIX" where that setting
-// forced R; files of the builds before have none (such a call ran at tuwcoll_radix's TUWk).
-// ParseLargeScatterRadixRecord: false for anything else; *radix: R, or 0 for "model".
-std::string LargeScatterRadixRecord(int radix, bool by_model);
-bool ParseLargeScatterRadixRecord(const std::string& record, int max_radix, int* radix);
+// irrbench's record of a radix chosen by the call (RadixChoiceRecord): "model" where the library's
+// model chooses it, "R TUWCOLL_RADIX" where that setting forced R. Two keys: the radix of a
+// TUWk_Scatterv call too large for one message a child (tuwcoll_large_scatter_radix; the model's
+// per size class, tree::LargeScatterRadix, TUWk_Radix_scatter_large) and a TUWk_*_init request's
+// (tuwcoll_init_radix; its root's on its counts at the init, tree::PlannedRadix); files of the
+// builds before have none (such a call ran at tuwcoll_radix's TUWk, such a request at its
+// TUWk_init). ParseRadixChoiceRecord: false for anything else; *radix: R, or 0 for "model".
+std::string RadixChoiceRecord(int radix, bool by_model);
+bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix);
 
 // irrbench's record of TUWk_Gatherv's pieces (tuwcoll_gather_pieces, TUWk_Gather_pieces): "model"
 // where the library's LogGP rule on its fit decides (tree::GatherPieceRule), "N

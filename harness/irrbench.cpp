@@ -11,6 +11,7 @@
 #include <chrono>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,17 @@ std::string Words(const std::vector<std::string>& items) {
   std::string s;
   for (const auto& x : items) s += (s.empty() ? "" : " ") + x;
   return s;
+}
+
+// Whether a TUWk_*_init request's radix is its root's choice on its counts (libtuwcoll's
+// RootPlannedRadix): unless TUWCOLL_RADIX names TUWk_init's (a bad setting stops the run
+// before, through TUWk_Radix).
+bool InitRadixByRoot() {
+  const char* setting = std::getenv("TUWCOLL_RADIX");
+  formats::RadixRecord named;
+  return setting == nullptr || *setting == '\0' ||
+         !formats::ParseRadixRecord(setting, tuw::tree::kMaxRadix, &named) ||
+         named.Of(formats::RadixFamily::kTuwkInit) == 0;
 }
 
 int Fail(int rank, const std::string& message) {
@@ -246,7 +258,8 @@ int Main(int argc, char** argv) {
         formats::RadixRecordText(tuwk_radix, binomialk_radix, tuwk_init_radix, tuwk_gatherv_radix);
     method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
     method["tuwcoll_large_scatter_radix"] =
-        formats::LargeScatterRadixRecord(large_radix, large_radix_by_model);
+        formats::RadixChoiceRecord(large_radix, large_radix_by_model);
+    method["tuwcoll_init_radix"] = formats::RadixChoiceRecord(tuwk_init_radix, InitRadixByRoot());
     method["tuwcoll_gather_pieces"] =
         formats::GatherPiecesRecord(static_cast<long long>(gather_piece), pieces_by_model);
     method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);

@@ -151,6 +151,22 @@ TEST_P(Persistent, InPlaceAtTheRoot) {
   CheckScatters(GetParam(), MPI_COMM_WORLD, 1, true);
 }
 
+// TUWk_*_init's radix chosen by the root on its counts (TUWCOLL_RADIX names TUWk but not
+// TUWk_init; the other tests run at radix 3): broadcast at the init, so every process builds the
+// same tree, whatever it was given; the same bytes as the native calls, every root, with random
+// counts and with 20 KB blocks, where the model prefers other radixes than at 4 bytes.
+TEST(PersistentRootRadix, ChosenOnTheCountsMatchNative) {
+  const ScopedEnvironment setting("TUWCOLL_RADIX");
+  setting.Set("TUWk=3");
+  const CountsFor large = [](int p, int) { return std::vector<int>(p, 5000); };
+  for (const MPI_Comm comm : {MPI_COMM_WORLD, MPI_COMM_SELF}) {
+    CheckGathers(kTuwkInit, comm, 2, false);
+    CheckScatters(kTuwkInit, comm, 2, false);
+    CheckGathers(kTuwkInit, comm, 1, true, large);
+    CheckScatters(kTuwkInit, comm, 1, false, large);
+  }
+}
+
 TEST_P(Persistent, SubCommunicators) {
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, Rank() % 2, -Rank(), &half);  // reversed order, too

@@ -3,6 +3,7 @@
 // leave when sent) unless a test says otherwise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "loggp.hpp"
@@ -522,6 +523,35 @@ TEST(LogGP, RadixMattersWhereLatencyDominates) {
   const double eight = GatherTime(ModelTree::kAdaptive, large, 0, 8, wide);
   EXPECT_NEAR(eight / two, 1.0, 0.05);
   EXPECT_GE(two, 63 * (1 << 20) * 1e-3);  // the root's link
+}
+
+// A persistent request's radix, chosen by its root on the call's blocks: on 4-byte blocks from
+// root 0 the radix ModelRadix chooses for the planned tree (the same pricing); on the simulated
+// cluster's built-in costs with 20 KB blocks a smaller one than at 4 bytes for the scatter (the
+// construction's cost, which favours large radixes, is not the start's), whose start models
+// faster than at the 4-byte radix; never an unknown candidate; radix 2 for p <= 2.
+TEST(LogGP, PlannedRadixOnTheRootsBlocks) {
+  const LogGPParams params = RadixCosts{}.Params();
+  for (const int p : {7, 64, 560}) {
+    const std::vector<std::int64_t> tiny(p, 4), large(p, 20000);
+    const int at_four = ModelRadix(ModelTree::kPlanned, p, params);
+    EXPECT_EQ(PlannedRadix(false, tiny, 0, params), at_four) << p;
+    const std::vector<int> candidates = RadixCandidates(p);
+    for (const bool scatter : {false, true}) {
+      const int chosen = PlannedRadix(scatter, large, p / 2, params);
+      EXPECT_NE(std::find(candidates.begin(), candidates.end(), chosen), candidates.end());
+      const auto start = [&](int radix) {
+        return scatter ? ScatterTime(ModelTree::kPlanned, large, p / 2, radix, params, 0)
+                       : GatherTime(ModelTree::kPlanned, large, p / 2, radix, params);
+      };
+      for (const int radix : candidates) EXPECT_LE(start(chosen), start(radix)) << p << radix;
+      if (scatter && p == 560) {
+        EXPECT_LT(chosen, at_four);
+        EXPECT_LT(start(chosen), start(at_four));
+      }
+    }
+  }
+  EXPECT_EQ(PlannedRadix(true, {5, 5}, 0, params), 2);
 }
 
 // A small call with a block above 4 KiB takes the radix tree under the library's rule, not under

@@ -130,6 +130,9 @@ int InterScatter(const ScatterArgs& args, TreeAlgorithm algorithm, int radix = 2
 constexpr int kChooseRadix = 0;
 constexpr int kChoosePlannedRadix = -1;
 constexpr int kChooseCarriedRadix = -2;
+// TUWk_*_init on an intracommunicator: the radix its root chooses on its counts at the init
+// (RootPlannedRadix), unless TUWCOLL_RADIX names TUWk_init's.
+constexpr int kChooseRadixAtRoot = -3;
 // Replaces a kChoose* *radix by the radix for a (local) group of p processes (radix_choice.cpp):
 // TUWCOLL_RADIX where it sets one for the tree's family (a whole number from 2 to
 // tree::kMaxRadix for all, or e.g. "TUWk=4 Binomialk=9 TUWk_init=9 TUWk_Gatherv=5",
@@ -168,6 +171,13 @@ int LargeScatterRadix(int p, std::int64_t block_bytes, int root, int ranks_per_n
 // is read at every call; a bad value: MPI_ERR_ARG with a message naming it (every process reads
 // the same, so all fail alike before any message). *by_model: whether the model's rule applies.
 int GatherPieces(const tree::PieceRule** rule, bool* by_model = nullptr);
+// kChooseRadixAtRoot's radix, the same on every process: TUWCOLL_RADIX's TUWk_init where it names
+// one, else the root's choice on its block_bytes (tree::PlannedRadix on the model's costs, a
+// gather's edges in `pieces`; the 4-byte radix where root_ok is false: bad arguments at the root,
+// which the construction then reports), broadcast on ctx's communicator. Every process calls it
+// at the same point of the init, whatever its own arguments.
+int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, bool root_ok,
+                     int root, const CallContext& ctx, const tree::PieceRule* pieces, int* radix);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the
 // first bad own arguments in the group, or a failed computation) for the group and the root,

@@ -121,11 +121,12 @@ void OwnRootArrays(TUW_Request_s* r, Args* args, const C* counts, const D* displ
 const Count* DataOrNull(const std::vector<Count>& v) { return v.empty() ? nullptr : v.data(); }
 
 // Which tree a request runs: TUW's (radix 2), TUWk's or the optimal one. TUWk's radix is the one
-// for a tree planned at init, except on an intercommunicator, whose starts build their trees.
+// its root chooses on its counts for a tree planned at init, except on an intercommunicator, whose
+// starts build their trees.
 enum class Planner { kTuw, kTuwk, kOptimal };
 int RadixOf(Planner planner, bool planned_at_init) {
   if (planner != Planner::kTuwk) return 2;
-  return planned_at_init ? kChoosePlannedRadix : kChooseRadix;
+  return planned_at_init ? kChooseRadixAtRoot : kChooseRadix;
 }
 
 template <typename C, typename D>

@@ -243,6 +243,36 @@ int GatherPieces(const tree::PieceRule** rule, bool* by_model) {
   return MPI_SUCCESS;
 }
 
+int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, bool root_ok,
+                     int root, const CallContext& ctx, const tree::PieceRule* pieces, int* radix) {
+  int set = 0;
+  if (!RadixSetting(irr::formats::RadixFamily::kTuwkInit, &set)) return MPI_ERR_ARG;
+  if (set != 0) {
+    *radix = set;
+    return MPI_SUCCESS;
+  }
+  int chosen = kChoosePlannedRadix;
+  if (ctx.rank == root) {
+    if (root_ok && static_cast<int>(block_bytes.size()) == ctx.size) {
+      static const tree::RadixCosts costs = [] {
+        tree::RadixCosts c;
+        ModelCosts(&c);  // as ModelScatterStep: a bad fit file is reported, the built-in costs then
+        return c;
+      }();
+      tree::LogGPParams params = costs.SmallCallParams(1);
+      if (!scatter && pieces != nullptr) params.gather_pieces = *pieces;
+      chosen = tree::PlannedRadix(scatter, block_bytes, root, params);
+    } else {
+      const int rc = ResolveRadix(TreeAlgorithm::kAdaptive, ctx.size, &chosen);
+      if (rc != MPI_SUCCESS) chosen = 2;  // (not reached: the setting was read above)
+    }
+  }
+  const int rc = MPI_Bcast(&chosen, 1, MPI_INT, root, ctx.private_comm);
+  if (rc != MPI_SUCCESS) return rc;
+  *radix = chosen;
+  return MPI_SUCCESS;
+}
+
 }  // namespace tuw::detail
 
 // Queries: they return the error, without the communicator's error handler.

@@ -24,6 +24,11 @@ int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
     plan->own_bytes = 0;
     args.sendcount = 0;
   }
+  if (plan->radix == kChooseRadixAtRoot) {
+    rc = RootPlannedRadix(false, plan->block_bytes, plan->local_error == MPI_SUCCESS, args.root,
+                          plan->ctx, plan->options.pieces, &plan->radix);
+    if (rc != MPI_SUCCESS) return rc;
+  }
   CarriedData* carried = nullptr;
   if (plan->carried.max_bytes >= 0) {  // a non-root's own small block rides on its summary
     carried = &plan->carried;

@@ -18,6 +18,11 @@ int PlanTuwScatter(const ScatterArgs& call_args, ScatterPlan* plan) {
     plan->own_bytes = 0;
     args.recvcount = 0;
   }
+  if (plan->radix == kChooseRadixAtRoot) {
+    rc = RootPlannedRadix(true, plan->block_bytes, plan->local_error == MPI_SUCCESS, args.root,
+                          plan->ctx, nullptr, &plan->radix);
+    if (rc != MPI_SUCCESS) return rc;
+  }
   plan->options.prior_failure = BuildAdaptiveView(
       plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root, plan->radix,
       plan->own_bytes, plan->local_error, &plan->view, &plan->error_in_tree);

@@ -1021,6 +1021,16 @@ int LargeScatterRadix(int p, std::int64_t block_bytes, const LogGPParams& costs,
   });
 }
 
+int PlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
+                 const LogGPParams& params) {
+  const int p = static_cast<int>(block_bytes.size());
+  if (p <= 2) return 2;
+  return FastestRadix(p, [&](int radix) {
+    return scatter ? ScatterTime(ModelTree::kPlanned, block_bytes, root, radix, params, 0)
+                   : GatherTime(ModelTree::kPlanned, block_bytes, root, radix, params);
+  });
+}
+
 PieceRule GatherPieceRule(const LogGPParams& params) {
   PieceRule rule;
   if (params.network.one_way.empty()) return rule;

@@ -312,6 +312,16 @@ std::vector<int> RadixCandidates(int p);
 // fastest there.
 int LargeScatterRadix(int p, std::int64_t block_bytes, const LogGPParams& costs, int root = 0);
 
+// The radix of a TUWk_Gatherv_init / TUWk_Scatterv_init request, chosen at its init by its root,
+// which knows every block: the candidate (RadixCandidates) whose start (kPlanned: the data phase on
+// TUW's tree at that radix; a gather's edges in params.gather_pieces) models fastest on these
+// blocks from `root`. ModelRadix's 4-byte radix is the latency-bound case's; on even blocks of
+// b >= 100 it made starts of TUWk_Scatterv_init up to 13 % slower than TUW_Scatterv_init's, where
+// on Decreasing a larger radix is 18-27 % faster (results/simulated/radix-560-persistent-scatter-
+// large): the best radix depends on the counts.
+int PlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
+                 const LogGPParams& params);
+
 // TUWk_Gatherv's pieces (issue 37): a transfer goes in pieces of `piece` bytes (the largest
 // message of the network's measured curve's cheapest stretch, LeastSteadySlopeEnd) where their
 // time on the wire (LogGPParams::Wire, back to back on one link, as the model runs them) plus,

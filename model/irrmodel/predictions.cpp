@@ -83,6 +83,12 @@ struct SmallCallChoices {
   // else the radix TUWCOLL_RADIX forced.
   int large_radix = -1;
   tuw::tree::LogGPParams large_params;
+  // A TUWk_*_init request's radix (tuwcoll_init_radix): -1 tuwcoll_radix's TUWk_init (no
+  // record), 0 its root's choice on the case's blocks (tree::PlannedRadix on init_params, the
+  // library's one-level costs; a gather's edges in the recorded pieces), else the radix
+  // TUWCOLL_RADIX forced.
+  int init_radix = -1;
+  tuw::tree::LogGPParams init_params;
   std::map<std::tuple<int, std::int64_t, int>, int> large_chosen;
 };
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
@@ -143,6 +149,12 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
   if (radix_k) {
     *radix = radix_setting > 0 ? radix_setting
                                : tuw::tree::ModelRadix(kind, p, costs.radix_costs.Params());
+  }
+  if (kind == ModelTree::kPlanned && tree == "adaptive-k" && choices->init_radix >= 0) {
+    tuw::tree::LogGPParams init_params = choices->init_params;
+    if (!scatter) init_params.gather_pieces = params.gather_pieces;
+    *radix = choices->init_radix > 0 ? choices->init_radix
+                                     : tuw::tree::PlannedRadix(scatter, blocks, root, init_params);
   }
   if (kind == ModelTree::kRootPlanned &&
       !tuw::tree::OneMessageCall(blocks.data(), p, params.one_message_max_bytes)) {
@@ -405,8 +417,7 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   // A larger TUWk_Scatterv call's radix: as the run recorded it (none before the record: TUWk's).
   if (meta.count("tuwcoll_large_scatter_radix")) {
     const std::string& record = meta["tuwcoll_large_scatter_radix"];
-    if (!formats::ParseLargeScatterRadixRecord(record, tuw::tree::kMaxRadix,
-                                               &step_choices.large_radix)) {
+    if (!formats::ParseRadixChoiceRecord(record, tuw::tree::kMaxRadix, &step_choices.large_radix)) {
       *error = "--from-results: tuwcoll_large_scatter_radix=" + record +
                " is not 'model' or 'R TUWCOLL_RADIX' with R in 2.." +
                std::to_string(tuw::tree::kMaxRadix);
@@ -414,6 +425,17 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
     }
   }
   step_choices.large_params = costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node));
+  // A persistent request's radix: as the run recorded it (none before the record: TUWk_init's).
+  if (meta.count("tuwcoll_init_radix")) {
+    const std::string& record = meta["tuwcoll_init_radix"];
+    if (!formats::ParseRadixChoiceRecord(record, tuw::tree::kMaxRadix, &step_choices.init_radix)) {
+      *error = "--from-results: tuwcoll_init_radix=" + record +
+               " is not 'model' or 'R TUWCOLL_RADIX' with R in 2.." +
+               std::to_string(tuw::tree::kMaxRadix);
+      return false;
+    }
+  }
+  step_choices.init_params = costs.radix_costs.SmallCallParams(1);
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding

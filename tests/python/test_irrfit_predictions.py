@@ -348,6 +348,48 @@ def test_a_large_scatter_call_is_priced_at_its_recorded_radix(tmp_path):
         assert f"tuwcoll_large_scatter_radix={bad} is not" in result.stderr, result.stderr
 
 
+def test_a_persistent_request_is_priced_at_its_roots_radix(tmp_path):
+    """TUWk_Scatterv_init and TUWk_Gatherv_init at the radix the run recorded for a persistent
+    request: "model" the root's choice on the case's blocks (the fastest start of every candidate,
+    each priced with its radix forced), "R TUWCOLL_RADIX" R, no record (the builds before)
+    tuwcoll_radix's TUWk_init; tiny and large blocks may differ. A bad record named, exit 2."""
+    fit = tmp_path / "fit.txt"
+    fit.write_text("alpha_us=12\nbeta_us_per_byte=1e-4\ngamma_us_per_byte=0\n"
+                   "overhead_us=1\ngap_us=1\n")
+    cases = [(op, "same", b, 9 * b, 9 * b, [20e-6] * 3)
+             for op in ("TUWk_Scatterv_init", "TUWk_Gatherv_init") for b in (1, 100000)]
+    priced = {}
+    for record in ["model", None] + [f"{r} TUWCOLL_RADIX" for r in (2, 3, 9)]:
+        meta = [("tuwcoll_radix", "TUWk=4 Binomialk=2 TUWk_init=9"), ("sync", "window")]
+        if record:
+            meta.append(("tuwcoll_init_radix", record))
+        table, _ = predictions(write_raw(tmp_path / f"{record}.csv".replace(" ", "-"), cases,
+                                         p=9, root=0, meta=meta), fit)
+        for _, row in table.iterrows():
+            priced[record, row["op"], int(row["b"])] = (int(row["radix"]), float(row["loggp_us"]))
+    for op in ("TUWk_Scatterv_init", "TUWk_Gatherv_init"):
+        for b in (1, 100000):
+            assert priced[None, op, b] == priced["9 TUWCOLL_RADIX", op, b]
+            assert priced[None, op, b][0] == 9
+            assert priced["2 TUWCOLL_RADIX", op, b][0] == 2
+            radix, us = priced["model", op, b]
+            assert us <= min(priced[f"{r} TUWCOLL_RADIX", op, b][1] for r in (2, 3, 9)), (op, b)
+            assert radix in (2, 3, 9), (op, b, radix)  # the candidates at p = 9
+            assert priced[f"{radix} TUWCOLL_RADIX", op, b] == (radix, us)
+    # and the choice follows the blocks: the star (one round of 12 us) at 1 byte, a deeper tree at
+    # 100 KB (priced 335-366 us, against the star's more)
+    assert priced["model", "TUWk_Scatterv_init", 1][0] == 9
+    assert priced["model", "TUWk_Gatherv_init", 1][0] == 9
+    assert priced["model", "TUWk_Scatterv_init", 100000][0] < 9
+    assert priced["model", "TUWk_Gatherv_init", 100000][0] < 9
+    for bad in ("1 TUWCOLL_RADIX", "65 TUWCOLL_RADIX", "models", "4"):
+        raw = write_raw(tmp_path / "bad.csv", cases[:1], p=9,
+                        meta=[("tuwcoll_init_radix", bad)])
+        result = irrmodel("--from-results", raw, "--alpha-beta", fit, "--format", "tsv")
+        assert result.returncode == 2, (bad, result.stderr)
+        assert f"tuwcoll_init_radix={bad} is not" in result.stderr, result.stderr
+
+
 def test_tuwk_gatherv_is_priced_in_the_pieces_the_run_recorded(tmp_path):
     """TUWk_Gatherv's transfers in the pieces the run recorded: on a fit whose curve (alpha 12)
     moves 400-600 bytes at 0.02 us/B after a protocol switch and other sizes at 0.05, a gather of
