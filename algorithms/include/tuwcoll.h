@@ -78,11 +78,12 @@ int TUWk_Radix(MPI_Comm comm, int *tuwk_radix, int *binomialk_radix);
  * TUWk_Gatherv=R, else its TUWk=R, else the model's), on an intercommunicator (nothing carried)
  * TUWk_Radix's tuwk_radix, which is TUWk_Scatterv's. Errors as TUWk_Radix. */
 int TUWk_Radix_gatherv(MPI_Comm comm, int *radix);
-/* The radix of the tree TUWk_Gatherv_init / TUWk_Scatterv_init build on comm: on an
- * intracommunicator the model's best for the data phase alone (the tree is built once, at init),
- * which is larger than TUWk_*'s where the construction's rounds cost more than they save; on an
- * intercommunicator (trees built at every start) TUWk_Radix's. TUWCOLL_RADIX sets both. Errors
- * as TUWk_Radix. */
+/* The radix of the tree TUWk_Gatherv_init / TUWk_Scatterv_init build on comm for 4-byte blocks:
+ * on an intracommunicator the model's best for the data phase alone (the tree is built once, at
+ * init), which is larger than TUWk_*'s where the construction's rounds cost more than they save;
+ * a request's own radix there is its root's choice on its counts at the init (the model's fastest
+ * start on them), this one where the root's arguments are bad. On an intercommunicator (trees
+ * built at every start) TUWk_Radix's. TUWCOLL_RADIX sets all of them. Errors as TUWk_Radix. */
 int TUWk_Radix_init(MPI_Comm comm, int *radix);
 /* The tree of a small TUWk_Scatterv call on the intracommunicator comm with this root (one
  * message per child, tree::OneMessageCall): *step = the LogP-greedy tree's step (0: the radix
