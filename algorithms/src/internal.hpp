@@ -175,7 +175,8 @@ int GatherPieces(const tree::PieceRule** rule, bool* by_model = nullptr);
 // one, else the root's choice on its block_bytes (tree::PlannedRadix on the model's costs, a
 // gather's edges in `pieces`; the 4-byte radix where root_ok is false: bad arguments at the root,
 // which the construction then reports), broadcast on ctx's communicator. Every process calls it
-// at the same point of the init, whatever its own arguments.
+// at the same point of the init, whatever its own arguments; the radix's message is its first on
+// TUWCOLL_TAG_PLAN, ahead of the init's verdict.
 int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, bool root_ok,
                      int root, const CallContext& ctx, const tree::PieceRule* pieces, int* radix);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local

@@ -267,9 +267,12 @@ int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes,
       if (rc != MPI_SUCCESS) chosen = 2;  // (not reached: the setting was read above)
     }
   }
-  const int rc = MPI_Bcast(&chosen, 1, MPI_INT, root, ctx.private_comm);
+  // Point-to-point (PlanBcast), as the rest of the init: SMPI loses MPI_Bcast on the private
+  // communicator (plan_messages.cpp; here non-roots got 0 at p = 8).
+  std::int64_t value = chosen;
+  const int rc = PlanBcast(ctx, root, &value, 1);
   if (rc != MPI_SUCCESS) return rc;
-  *radix = chosen;
+  *radix = static_cast<int>(value);
   return MPI_SUCCESS;
 }
 
