@@ -281,6 +281,33 @@ def test_persistent_gather_starts_in_pieces_at_6400_b10():
             assert 1 / 1.1 <= float(r["median_over_loggp"]) <= 1.1, r
 
 
+def test_persistent_starts_at_the_roots_radix_at_560():
+    """radix-560-persistent-scatter-large/raw-root-radix.csv: TUWk_Scatterv_init and
+    TUWk_Gatherv_init with the radix their root chose on its counts (recorded "model"), beside
+    TUW_*_init in one run, b = 1 ... 10^4: a TUWk start never more than 0.5 % slower than the
+    TUW start of the same cell (measured 0.59-1.00; with the 4-byte radix, raw.csv, the scatter
+    was up to 13 % slower at b >= 100); at b >= 1000 on Same the root takes radix 2, TUW's tree;
+    the model, pricing each start at its root's radix, within issue 37's [1/1.3, 1.3]."""
+    run = SIMULATED / "radix-560-persistent-scatter-large"
+    fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
+    assert "tuwcoll_init_radix=model" in (run / "raw-root-radix.csv").read_text()
+    rows = model_rows(run / "raw-root-radix.csv", fit)
+    by = {(r["op"], r["distribution"], int(r["b"])): r for r in rows}
+    before = {(r["distribution"], int(r["b"])): float(r["measured_median_us"])
+              for r in model_rows(run / "raw.csv", fit) if r["op"] == "TUWk_Scatterv_init"}
+    assert len(rows) == 120
+    for (op, dist, b), r in by.items():
+        if not op.startswith("TUWk_"):
+            continue
+        t = float(r["measured_median_us"])
+        assert t <= 1.005 * float(by[op.replace("TUWk_", "TUW_"), dist, b]["measured_median_us"]), (
+            op, dist, b)
+        assert BAND[0] <= float(r["median_over_loggp"]) <= BAND[1], r
+    assert max(before[d, 100] / float(by["TUW_Scatterv_init", d, 100]["measured_median_us"])
+               for d in ("same", "alternating")) > 1.05
+    assert int(by["TUWk_Scatterv_init", "same", 1000]["radix"]) == 2
+
+
 def test_small_scatter_calls_on_a_dense_fit_within_a_quarter():
     """TUWk_Scatterv's and TUW_Scatterv's runs of equal-node-ranges (p = 560 and 6400, b = 1 to
     100, the library's choices and forced trees, barrier and common start) on their dense fits
