@@ -171,6 +171,18 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
   return tuw::tree::GatherTime(kind, blocks, root, *radix, params);
 }
 
+// A run's record of a radix its library chose (formats::RadixChoiceRecord), where present (else
+// *radix stays as it is): false with *error naming the record where it is not one.
+bool RadixChoiceOf(std::map<std::string, std::string>& meta, const std::string& key, int* radix,
+                   std::string* error) {
+  if (!meta.count(key)) return true;
+  if (formats::ParseRadixChoiceRecord(meta[key], tuw::tree::kMaxRadix, radix)) return true;
+  *error = "--from-results: " + key + "=" + meta[key] +
+           " is not 'model' or 'R TUWCOLL_RADIX' with R in 2.." +
+           std::to_string(tuw::tree::kMaxRadix);
+  return false;
+}
+
 // A run's record of one of its build's byte limits, where present (else *value stays the
 // default): false with *error naming the record and what it means where it is not a number >= lo.
 bool ByteLimitRecord(std::map<std::string, std::string>& meta, const std::string& key, long long lo,
@@ -414,27 +426,13 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
                             : costs.radix_costs.Params(static_cast<int>(ranks_per_node));
   step_choices.params.one_message_max_bytes = small_call_max_bytes;
   step_choices.rule = tuw::tree::SmallCallRuleOfRecord(rule_record);
-  // A larger TUWk_Scatterv call's radix: as the run recorded it (none before the record: TUWk's).
-  if (meta.count("tuwcoll_large_scatter_radix")) {
-    const std::string& record = meta["tuwcoll_large_scatter_radix"];
-    if (!formats::ParseRadixChoiceRecord(record, tuw::tree::kMaxRadix, &step_choices.large_radix)) {
-      *error = "--from-results: tuwcoll_large_scatter_radix=" + record +
-               " is not 'model' or 'R TUWCOLL_RADIX' with R in 2.." +
-               std::to_string(tuw::tree::kMaxRadix);
-      return false;
-    }
+  // A larger TUWk_Scatterv call's radix and a persistent request's: as the run recorded them
+  // (none before the records: TUWk's, TUWk_init's).
+  if (!RadixChoiceOf(meta, "tuwcoll_large_scatter_radix", &step_choices.large_radix, error) ||
+      !RadixChoiceOf(meta, "tuwcoll_init_radix", &step_choices.init_radix, error)) {
+    return false;
   }
   step_choices.large_params = costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node));
-  // A persistent request's radix: as the run recorded it (none before the record: TUWk_init's).
-  if (meta.count("tuwcoll_init_radix")) {
-    const std::string& record = meta["tuwcoll_init_radix"];
-    if (!formats::ParseRadixChoiceRecord(record, tuw::tree::kMaxRadix, &step_choices.init_radix)) {
-      *error = "--from-results: tuwcoll_init_radix=" + record +
-               " is not 'model' or 'R TUWCOLL_RADIX' with R in 2.." +
-               std::to_string(tuw::tree::kMaxRadix);
-      return false;
-    }
-  }
   step_choices.init_params = costs.radix_costs.SmallCallParams(1);
   bool radix_noted = false;
   bool dp_skipped_noted = false;
