@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <stdexcept>
 #include <tuple>
 
 #include "carried_cubes.hpp"
@@ -108,6 +109,9 @@ TEST(RadixTree, HandDerivedRadixThreeSevenProcessesRootFive) {
   EXPECT_EQ(CeilLog(9, 3), 2);
   EXPECT_EQ(CeilLog(10, 3), 3);
   EXPECT_EQ(CeilLog(1, 3), 0);
+  EXPECT_THROW(CeilLog(8, 1), std::invalid_argument);
+  EXPECT_THROW(CeilLog(8, 0), std::invalid_argument);
+  EXPECT_THROW(CeilLog(8, -1), std::invalid_argument);
 }
 
 // Radix 3 without a given root, Same at p = 9: every merge is a full tie, so the rightmost cube

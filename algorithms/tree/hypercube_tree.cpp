@@ -25,6 +25,11 @@ std::int64_t CubeSize(int level, int radix) {
 }  // namespace
 
 int CeilLog(int p, int radix) {
+  // A radix below 2 never reaches p: an error, not an endless loop (a radix lost in transit once
+  // made every process spin here).
+  if (radix < 2) {
+    throw std::invalid_argument("CeilLog: radix " + std::to_string(radix) + " is below 2");
+  }
   int d = 0;
   for (std::int64_t reach = 1; reach < p; reach *= radix) ++d;
   return d;

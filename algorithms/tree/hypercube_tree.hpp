@@ -46,7 +46,8 @@ CubeRange CubeOf(int rank, int level, int p, int radix = 2);
 std::vector<CubeRange> GroupOf(int rank, int level, int p, int radix = 2);
 // The same into *cubes (cleared first), for loops over every group: no allocation per group.
 void GroupOf(int rank, int level, int p, int radix, std::vector<CubeRange>* cubes);
-// ceil(log_radix p) for p >= 1, radix >= 2: the number of rounds.
+// ceil(log_radix p) for p >= 1, radix >= 2: the number of rounds (std::invalid_argument for a
+// radix below 2).
 int CeilLog(int p, int radix);
 inline int CeilLog2(int p) { return CeilLog(p, 2); }
 // The radixes the trees accept: 2 .. kMaxRadix (beyond it a round's k - 1 simultaneous
