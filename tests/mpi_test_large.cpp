@@ -24,19 +24,6 @@ int Value(int rank, std::int64_t k) {
 // An uninitialised int buffer (a vector would touch every page twice).
 std::unique_ptr<int[]> Ints(std::int64_t n) { return std::unique_ptr<int[]>(new int[n]); }
 
-// The process's one large buffer (the root's 2.2e9 bytes, ranks 2 and 3 their 1.1e9), shared by
-// both tests: first touching fresh pages was much of their time on a virtual machine (page faults
-// of about 20 us each), and each test fills what it reads before it reads it.
-int* LargeInts(std::int64_t n) {
-  static std::unique_ptr<int[]> buffer;
-  static std::int64_t size = 0;
-  if (n > size) {
-    buffer = Ints(n);
-    size = n;
-  }
-  return buffer.get();
-}
-
 class LargePayload : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -50,10 +37,10 @@ class LargePayload : public ::testing::Test {
     }
     total_ = total;  // 550,000,014 ints: every displacement is a valid int
   }
-  // A buffer of n ints for this process's side of the call: LargeInts where it is large, else
+  // A buffer of n ints for this process's side of the call: ProcessBuffer where it is large, else
   // kSmallCount ints of the test's own (one a side: the two sides never alias).
   int* Side(std::int64_t n) {
-    if (n > kSmallCount) return LargeInts(n);
+    if (n > kSmallCount) return ProcessBuffer<int>(n);  // shared by both tests
     small_.push_back(Ints(kSmallCount));
     return small_.back().get();
   }

@@ -211,13 +211,8 @@ std::unique_ptr<unsigned char[]> Bytes(std::int64_t n) {
   return std::unique_ptr<unsigned char[]>(new unsigned char[n]);  // not touched twice
 }
 
-// The process's one large buffer (2^31 + 32 bytes), shared by the four tests below: first touching
-// 2 GiB of fresh pages was most of each test's time on a virtual machine (page faults of about
-// 20 us each; 92 s for the four), and every test fills what it reads before it reads it.
-unsigned char* LargeBuffer() {
-  static const std::unique_ptr<unsigned char[]> buffer = Bytes(kLargeCount + kSmallCount);
-  return buffer.get();
-}
+// The process's one large buffer (2^31 + 32 bytes), shared by the four tests below.
+unsigned char* LargeBuffer() { return ProcessBuffer<unsigned char>(kLargeCount + kSmallCount); }
 
 class LargeCount : public ::testing::Test {
  protected:

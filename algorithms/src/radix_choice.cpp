@@ -211,13 +211,24 @@ int LargeScatterRadix(int p, std::int64_t block_bytes, int root, int ranks_per_n
              tree::LargeScatterRadix(p, block_bytes, costs.SmallCallParams(ranks_per_node), root);
 }
 
+namespace {
+
+// The model's costs read once per process (as ModelScatterStep: a bad fit file is reported, the
+// built-in costs then), for the choices that keep them: the pieces' rule, the root's radix.
+const tree::RadixCosts& CachedModelCosts() {
+  static const tree::RadixCosts costs = [] {
+    tree::RadixCosts c;
+    ModelCosts(&c);
+    return c;
+  }();
+  return costs;
+}
+
+}  // namespace
+
 int GatherPieces(const tree::PieceRule** rule, bool* by_model) {
   // The setting is read at every call (as TUWCOLL_RADIX), the model's rule computed once.
-  static const tree::PieceRule model = [] {
-    tree::RadixCosts costs;
-    ModelCosts(&costs);  // as ModelScatterStep: a bad fit file is reported, the built-in costs then
-    return tree::GatherPieceRule(costs.SmallCallParams(1));
-  }();
+  static const tree::PieceRule model = tree::GatherPieceRule(CachedModelCosts().SmallCallParams(1));
   const char* text = std::getenv("TUWCOLL_GATHER_PIECES");
   if (text == nullptr || *text == '\0') {
     *rule = &model;
@@ -254,12 +265,7 @@ int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes,
   int chosen = kChoosePlannedRadix;
   if (ctx.rank == root) {
     if (root_ok && static_cast<int>(block_bytes.size()) == ctx.size) {
-      static const tree::RadixCosts costs = [] {
-        tree::RadixCosts c;
-        ModelCosts(&c);  // as ModelScatterStep: a bad fit file is reported, the built-in costs then
-        return c;
-      }();
-      tree::LogGPParams params = costs.SmallCallParams(1);
+      tree::LogGPParams params = CachedModelCosts().SmallCallParams(1);
       if (!scatter && pieces != nullptr) params.gather_pieces = *pieces;
       chosen = tree::PlannedRadix(scatter, block_bytes, root, params);
     } else {

@@ -83,13 +83,13 @@ struct SmallCallChoices {
   // else the radix TUWCOLL_RADIX forced.
   int large_radix = -1;
   tuw::tree::LogGPParams large_params;
+  std::map<std::tuple<int, std::int64_t, int>, int> large_chosen;
   // A TUWk_*_init request's radix (tuwcoll_init_radix): -1 tuwcoll_radix's TUWk_init (no
   // record), 0 its root's choice on the case's blocks (tree::PlannedRadix on init_params, the
   // library's one-level costs; a gather's edges in the recorded pieces), else the radix
   // TUWCOLL_RADIX forced.
   int init_radix = -1;
   tuw::tree::LogGPParams init_params;
-  std::map<std::tuple<int, std::int64_t, int>, int> large_chosen;
 };
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
                 SmallCallChoices* choices) {
@@ -150,9 +150,12 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
     *radix = radix_setting > 0 ? radix_setting
                                : tuw::tree::ModelRadix(kind, p, costs.radix_costs.Params());
   }
+  // Only TUWk's gathers (TUWk_Gatherv, TUWk_Gatherv_init's starts) move their data in pieces.
+  tuw::tree::LogGPParams priced = params;
+  if (scatter || tree != "adaptive-k") priced.gather_pieces = {};
   if (kind == ModelTree::kPlanned && tree == "adaptive-k" && choices->init_radix >= 0) {
     tuw::tree::LogGPParams init_params = choices->init_params;
-    if (!scatter) init_params.gather_pieces = params.gather_pieces;
+    init_params.gather_pieces = priced.gather_pieces;
     *radix = choices->init_radix > 0 ? choices->init_radix
                                      : tuw::tree::PlannedRadix(scatter, blocks, root, init_params);
   }
@@ -162,13 +165,8 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
   } else if (kind == ModelTree::kRootPlanned && small_call_step == tuw::tree::kModelsStep) {
     small_call_step = LibraryStep(blocks, root, *radix, choices);
   }
-  if (scatter) return tuw::tree::ScatterTime(kind, blocks, root, *radix, params, small_call_step);
-  if (kind == ModelTree::kPlanned && !radix_k) {  // TUW_Gatherv_init: one message an edge
-    tuw::tree::LogGPParams whole = params;
-    whole.gather_pieces = {};
-    return tuw::tree::GatherTime(kind, blocks, root, *radix, whole);
-  }
-  return tuw::tree::GatherTime(kind, blocks, root, *radix, params);
+  return scatter ? tuw::tree::ScatterTime(kind, blocks, root, *radix, priced, small_call_step)
+                 : tuw::tree::GatherTime(kind, blocks, root, *radix, priced);
 }
 
 // A run's record of a radix its library chose (formats::RadixChoiceRecord), where present (else
