@@ -187,8 +187,12 @@ def fit_values(path):
                 if "=" in line and not line.startswith("#"))
 
 
-def job_logs(run):
-    return "\n".join(p.read_text() for p in sorted(run.glob("slurm-*.out")))
+def job_logs(run, lines=40):
+    """The end of every job's log, the newest job first: a failure message that CI shortens in
+    its middle still shows how the last job ended."""
+    logs = sorted(run.glob("slurm-*.out"), key=lambda p: p.stat().st_mtime, reverse=True)
+    return "\n".join(f"--- {p.name} (last {lines} lines)\n"
+                     + "\n".join(p.read_text().splitlines()[-lines:]) for p in logs)
 
 
 NODE_OPS = ("--ops MPI_Gather,MPI_Gatherv,TUW_Gatherv,Optimal_Gatherv_init,MPI_Scatterv,"
