@@ -4,6 +4,7 @@ MPICH settings, with a library-mismatch warning."""
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -328,6 +329,41 @@ def test_sweep_for_another_library_warns_in_log_and_metadata(cluster, tmp_path):
         assert meta["env.I_MPI_ADJUST_GATHERV"] == "3" and meta["launch"] == str(launch)
         assert len(rows) == 3
     assert not (job / "raw.csv").exists()
+
+
+@pytest.mark.slow  # a SLURM cluster
+@pytest.mark.xdist_group("slurm-cluster")
+def test_wait_outlasts_a_controller_that_does_not_answer(cluster, tmp_path):
+    """sweep --wait keeps waiting while squeue fails (slurmctld stopped here, busy in CI): it
+    once took a failed squeue for "no jobs left" and reported a running job as failed."""
+    submit = subprocess.Popen(
+        ["/usr/bin/python3", str(SWEEP), "--library", "openmpi", "--settings", "default",
+         "--nodes", "1", "--tasks-per-node", "2", "--bench-args",
+         "--ops MPI_Gatherv --dists same --b 1 --nrep 3", "--no-report-job", "--results",
+         str(tmp_path), "--run", "paused", "--wait", "--sbatch-args=--hold"],
+        env=cluster, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    def held_job():
+        assert submit.poll() is None, submit.communicate()[1]
+        return subprocess.run(["squeue", "-h", "-o", "%A", "-n", "irr-paused"],
+                              capture_output=True, text=True, env=cluster).stdout.split()
+    wait_until(held_job, "the held job")
+    job = held_job()[0]
+    controller = int((Path(cluster["directory"]) / "slurmctld.pid").read_text())
+    os.kill(controller, signal.SIGSTOP)
+    stopped_at = time.monotonic()
+    try:
+        stopped = subprocess.run(["squeue", "-h"], capture_output=True, text=True, env=cluster)
+        assert stopped.returncode != 0, "squeue answered a stopped slurmctld"
+        # The sweep polls every second and its squeue fails after 5-10 s (MessageTimeout 5,
+        # a retry): by 14 s it has failed at least once.
+        time.sleep(max(0.0, 14 - (time.monotonic() - stopped_at)))
+        assert submit.poll() is None, submit.communicate()[1]
+    finally:
+        os.kill(controller, signal.SIGCONT)
+    subprocess.run(["scontrol", "release", job], env=cluster, check=True)
+    _, err = submit.communicate(timeout=300)
+    assert submit.returncode == 0, err
+    assert (tmp_path / "paused" / "openmpi_default_n1x2" / "report.html").exists()
 
 
 def wait_until(condition, what, timeout=120):
