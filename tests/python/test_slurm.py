@@ -342,12 +342,7 @@ def test_wait_outlasts_a_controller_that_does_not_answer(cluster, tmp_path):
          "--ops MPI_Gatherv --dists same --b 1 --nrep 3", "--no-report-job", "--results",
          str(tmp_path), "--run", "paused", "--wait", "--sbatch-args=--hold"],
         env=cluster, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    def held_job():
-        assert submit.poll() is None, submit.communicate()[1]
-        return subprocess.run(["squeue", "-h", "-o", "%A", "-n", "irr-paused"],
-                              capture_output=True, text=True, env=cluster).stdout.split()
-    wait_until(held_job, "the held job")
-    job = held_job()[0]
+    job = queued_job("irr-paused", submit, cluster)
     controller = int((Path(cluster["directory"]) / "slurmctld.pid").read_text())
     os.kill(controller, signal.SIGSTOP)
     stopped_at = time.monotonic()
@@ -372,6 +367,19 @@ def wait_until(condition, what, timeout=120):
             return
         time.sleep(0.2)
     raise AssertionError(f"{what}: not within {timeout} s")
+
+
+def queued_job(name, submit, cluster, field="%A", select="-n"):
+    """FIELD of the queued job NAME (a job name, or an id with select="-j"), asked until squeue
+    answers (it fails at times under load) while the sweep SUBMIT still waits for it."""
+    answer = []
+    def answered():
+        assert submit.poll() is None, submit.communicate()[1]
+        answer[:] = subprocess.run(["squeue", "-h", "-o", field, select, name],
+                                   capture_output=True, text=True, env=cluster).stdout.split()
+        return answer
+    wait_until(answered, f"squeue's {field} of {name}")
+    return answer[0]
 
 
 def finished_cases(path):
@@ -411,17 +419,14 @@ def test_a_failed_job_keeps_its_cases_and_resumes(cluster, tmp_path, failure):
         assert submit.poll() is None, submit.communicate()[1]  # the sweep must still wait
         return finished_cases(job_dir / "launch-3" / "raw.csv") >= 1
     wait_until(third_launch_started, "launch 3")
-    job = subprocess.run(
-        ["squeue", "-h", "-o", "%A", "-n", "irr-sweep"], capture_output=True, text=True,
-        env=cluster).stdout.split()[0]
+    job = queued_job("irr-sweep", submit, cluster)
     if failure == "cancel":
         subprocess.run(["scancel", job], env=cluster, check=True)
     elif failure == "time limit":  # the limit lowered below what it has used: SLURM's TIMEOUT
         subprocess.run(["scontrol", "update", f"JobId={job}", "TimeLimit=0"], env=cluster,
                        check=True)
     else:  # the job's second node dies: its slurmd and every process on it
-        nodes = subprocess.run(["squeue", "-h", "-o", "%N", "-j", job], capture_output=True,
-                               text=True, env=cluster).stdout.strip()
+        nodes = queued_job(job, submit, cluster, "%N", "-j")
         second = subprocess.run(["scontrol", "show", "hostnames", nodes], capture_output=True,
                                 text=True, env=cluster).stdout.split()[1]
         namespace = next(n for n in made(cluster["directory"], "netns")
