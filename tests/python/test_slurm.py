@@ -434,8 +434,11 @@ def test_a_failed_job_keeps_its_cases_and_resumes(cluster, tmp_path, failure):
     requeued = False  # --no-requeue: every failure ends the job; slurm/sweep --resume goes on
     if not requeued:
         assert submit.returncode == 1 and f"slurm/sweep --resume {run}" in err, err
-        state = subprocess.run(["scontrol", "show", "job", job], capture_output=True,
-                               text=True, env=cluster).stdout
+        shown = []  # (asked until slurmctld answers, as queued_job)
+        wait_until(lambda: shown.append(subprocess.run(
+            ["scontrol", "show", "job", job], capture_output=True, text=True,
+            env=cluster).stdout) or "JobState=" in shown[-1], f"scontrol show job {job}")
+        state = shown[-1]
         # SLURM's state: CANCELLED, TIMEOUT, or FAILED when the batch script ended (its srun
         # killed) before slurmctld recorded why; the job's log says why in every case
         controller = (Path(cluster["directory"]) / "slurmctld.log").read_text()
