@@ -84,17 +84,6 @@ std::string Words(const std::vector<std::string>& items) {
   return s;
 }
 
-// Whether a TUWk_*_init request's radix is its root's choice on its counts (libtuwcoll's
-// RootPlannedRadix): unless TUWCOLL_RADIX names TUWk_init's (a bad setting stops the run
-// before, through TUWk_Radix).
-bool InitRadixByRoot() {
-  const char* setting = std::getenv("TUWCOLL_RADIX");
-  formats::RadixRecord named;
-  return setting == nullptr || *setting == '\0' ||
-         !formats::ParseRadixRecord(setting, tuw::tree::kMaxRadix, &named) ||
-         named.Of(formats::RadixFamily::kTuwkInit) == 0;
-}
-
 int Fail(int rank, const std::string& message) {
   return irr::bench::FailOnRanks("irrbench", rank, message);
 }
@@ -191,8 +180,10 @@ int Main(int argc, char** argv) {
            row->tree.compare(row->tree.size() - 2, 2, "-k") == 0;
   });
   int tuwk_radix = 0, binomialk_radix = 0, tuwk_init_radix = 0, tuwk_gatherv_radix = 0;
+  int init_radix_by_root = 0;
   bool radix_known = radix_k && TUWk_Radix(comm, &tuwk_radix, &binomialk_radix) == MPI_SUCCESS &&
                      TUWk_Radix_init(comm, &tuwk_init_radix) == MPI_SUCCESS &&
+                     TUWk_Radix_init_by_root(comm, &init_radix_by_root) == MPI_SUCCESS &&
                      TUWk_Radix_gatherv(comm, &tuwk_gatherv_radix) == MPI_SUCCESS;
   // A small TUWk_Scatterv call's greedy step, the same everywhere: rank 0 asks (the model costs
   // about 60 ms at p = 6400; under SMPI, whose processes share one CPU, all asking took minutes).
@@ -259,7 +250,8 @@ int Main(int argc, char** argv) {
     method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
     method["tuwcoll_large_scatter_radix"] =
         formats::RadixChoiceRecord(large_radix, large_radix_by_model);
-    method["tuwcoll_init_radix"] = formats::RadixChoiceRecord(tuwk_init_radix, InitRadixByRoot());
+    method["tuwcoll_init_radix"] =
+        formats::RadixChoiceRecord(tuwk_init_radix, init_radix_by_root != 0);
     method["tuwcoll_gather_pieces"] =
         formats::GatherPiecesRecord(static_cast<long long>(gather_piece), pieces_by_model);
     method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);

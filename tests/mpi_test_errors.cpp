@@ -226,6 +226,8 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
     int tuwk = 0, binomialk = 0, tuwk_init = 0, tuwk_gatherv = 0;
     EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_ERR_ARG);
     EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_ERR_ARG);
+    int by_root = -1;
+    EXPECT_EQ(TUWk_Radix_init_by_root(comm_, &by_root), MPI_ERR_ARG);
     EXPECT_EQ(TUWk_Radix_gatherv(comm_, &tuwk_gatherv), MPI_ERR_ARG);
     int large = 0, by_model = 0;
     EXPECT_EQ(TUWk_Radix_scatter_large(comm_, 0, 4000, &large, &by_model), MPI_ERR_ARG);
@@ -252,6 +254,12 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
   EXPECT_EQ(binomialk, 5);
   EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
   EXPECT_EQ(tuwk_init, 5);
+  // A request's radix is its root's choice unless the setting names TUWk_init's (here: all).
+  int by_root = -1;
+  EXPECT_EQ(TUWk_Radix_init_by_root(comm_, &by_root), MPI_SUCCESS);
+  EXPECT_EQ(by_root, 0);
+  EXPECT_EQ(TUWk_Radix_init_by_root(MPI_COMM_NULL, &by_root), MPI_ERR_COMM);
+  EXPECT_EQ(TUWk_Radix_init_by_root(comm_, nullptr), MPI_ERR_ARG);
   EXPECT_EQ(TUWk_Radix(MPI_COMM_NULL, &tuwk, &binomialk), MPI_ERR_COMM);
   EXPECT_EQ(TUWk_Radix_init(MPI_COMM_NULL, &tuwk_init), MPI_ERR_COMM);
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, nullptr), MPI_ERR_ARG);
@@ -267,8 +275,12 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
   setting.Unset();
   EXPECT_EQ(TUWk_Radix(comm_, &model_tuwk, &model_binomialk), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_init(comm_, &model_init), MPI_SUCCESS);
+  EXPECT_EQ(TUWk_Radix_init_by_root(comm_, &by_root), MPI_SUCCESS);
+  EXPECT_EQ(by_root, 1);
   EXPECT_EQ(TUWk_Radix_gatherv(comm_, &model_gatherv), MPI_SUCCESS);
   setting.Set("TUWk=4,Binomialk=6 TUWk_init=7");
+  EXPECT_EQ(TUWk_Radix_init_by_root(comm_, &by_root), MPI_SUCCESS);
+  EXPECT_EQ(by_root, 0);
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_gatherv(comm_, &tuwk_gatherv), MPI_SUCCESS);
@@ -283,6 +295,8 @@ TEST_F(Errors, BadRadixSettingEverywhere) {
   EXPECT_EQ(tuwk_gatherv, 6);
   EXPECT_TRUE(GatherStillWorks(TUWk_Gatherv));
   setting.Set("Binomialk=11");
+  EXPECT_EQ(TUWk_Radix_init_by_root(comm_, &by_root), MPI_SUCCESS);
+  EXPECT_EQ(by_root, 1);
   EXPECT_EQ(TUWk_Radix(comm_, &tuwk, &binomialk), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_init(comm_, &tuwk_init), MPI_SUCCESS);
   EXPECT_EQ(TUWk_Radix_gatherv(comm_, &tuwk_gatherv), MPI_SUCCESS);

@@ -85,6 +85,10 @@ int TUWk_Radix_gatherv(MPI_Comm comm, int *radix);
  * start on them), this one where the root's arguments are bad. On an intercommunicator (trees
  * built at every start) TUWk_Radix's. TUWCOLL_RADIX sets all of them. Errors as TUWk_Radix. */
 int TUWk_Radix_init(MPI_Comm comm, int *radix);
+/* Whether a TUWk_*_init request on comm runs at the radix its root chooses on its counts
+ * (*by_root = 1: an intracommunicator, TUWCOLL_RADIX naming no TUWk_init radix) or at
+ * TUWk_Radix_init's (0). What a tool records beside its measurements; errors as TUWk_Radix. */
+int TUWk_Radix_init_by_root(MPI_Comm comm, int *by_root);
 /* The tree of a small TUWk_Scatterv call on the intracommunicator comm with this root (one
  * message per child, tree::OneMessageCall): *step = the LogP-greedy tree's step (0: the radix
  * tree), or for the two-level tree that TUWCOLL_SCATTER_STEP=S/N names (network step S, node step

@@ -323,6 +323,16 @@ extern "C" int TUWk_Radix_init(MPI_Comm comm, int* radix) {
                     inter ? tuw::detail::kChooseRadix : tuw::detail::kChoosePlannedRadix, radix);
 }
 
+extern "C" int TUWk_Radix_init_by_root(MPI_Comm comm, int* by_root) {
+  if (comm == MPI_COMM_NULL) return MPI_ERR_COMM;
+  if (by_root == nullptr) return MPI_ERR_ARG;
+  int set = 0;  // the rule of RootPlannedRadix
+  if (!tuw::detail::RadixSetting(irr::formats::RadixFamily::kTuwkInit, &set)) return MPI_ERR_ARG;
+  // An intercommunicator's requests build their trees at every start, at TUWk's radix.
+  *by_root = set == 0 && !tuw::detail::IsIntercomm(comm);
+  return MPI_SUCCESS;
+}
+
 extern "C" int TUWk_Scatter_step(MPI_Comm comm, int root, int* step, int* by_model) {
   if (comm != MPI_COMM_NULL && (step == nullptr || by_model == nullptr)) return MPI_ERR_ARG;
   int radix = 0;
