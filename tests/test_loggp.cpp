@@ -440,6 +440,36 @@ TEST(LogGP, LowerBoundByHand) {
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 0, 0, 4}, 0, 2, params), 12);
 }
 
+// The root's link and its cost per message together: p = 3, o = 1, g = 0, L = 2, G = 0.5, blocks
+// of 1 byte. Neither part alone says more than 5: the broadcast run backwards (hops of 2o + L = 4,
+// one a step later: 4, 5) and the link (4 + 2 * 0.5). But each message is on the wire before the
+// root's o: the first is done at 1 + 2 + 0.5 + 1 = 4.5, the second a step later, 5.5; and one
+// message of both blocks first needs the other's, done at 4.5, then 4 + 1 more: 9.5. So 5.5: rank
+// 2 sending 0.5 after rank 1 takes it. The model's linear gather, both sending at once, shares the
+// link (both there at 4) and takes 6.
+TEST(LogGP, LowerBoundTakesTheRootsMessagesOnItsLink) {
+  LogGPParams params = Params(2, 1, 0);
+  params.network.us_per_byte = 0.5;
+  EXPECT_NEAR(LogPLowerBound({1, 1, 1}, 0, params, params.network), 5.5, 1e-9);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {1, 1, 1}, 0, 2, params), 6);
+  // Without a cost per byte the broadcast's 5 holds alone (the old bound, exact).
+  params.network.us_per_byte = 0;
+  EXPECT_DOUBLE_EQ(LogPLowerBound({1, 1, 1}, 0, params, params.network), 5);
+}
+
+// A measured curve whose smallest message took less than the fit's 2o + L: o = 1, L = 10, a 4-byte
+// message 11 (not 12 + its bytes). The curve's least slope (9 / 96, no two segments agree) from
+// the line below every point (10.625 + 0.09375 * units): a 4-byte gather from one process is 11,
+// the measured message, and never more.
+TEST(LogGP, LowerBoundStaysBelowTheMeasuredCurve) {
+  LogGPParams params = Params(10, 1, 0);
+  params.network.one_way = MeasuredCurve({4, 100, 200}, {11, 20, 30});
+  EXPECT_DOUBLE_EQ(params.network.one_way.InterceptBelow(9.0 / 96), 10.625);
+  EXPECT_DOUBLE_EQ(LogPLowerBound({0, 4}, 0, params, params.network), 11);
+  params.network.one_way = MeasuredCurve({4, 100, 200}, {13, 22, 32});  // above 2o + L: L stays
+  EXPECT_DOUBLE_EQ(LogPLowerBound({0, 4}, 0, params, params.network), 12.375);
+}
+
 // With a measured curve the root's link moves bytes at the curve's least steady slope, not at
 // one message's time for all of them: one-way 12 + 0.1 per byte up to 300 bytes, a protocol
 // switch, then 0.04 per byte from 400 on (a simulator's faster mid-size messages). Three blocks

@@ -932,42 +932,154 @@ double PlannedScatterTime(const Tree& tree, const LogGPParams& params) {
   return Timed(tree, nullptr, false, params, RunScatter);
 }
 
+namespace {
+
+// The times at which a single-item broadcast informs its first `count` processes (the source at
+// 0): Karp et al.'s greedy schedule, every informed process sending a new message every `step`.
+std::vector<double> InformedTimes(int count, double step, double hop) {
+  std::vector<double> informed;
+  std::priority_queue<double, std::vector<double>, std::greater<double>> next_send;
+  next_send.push(0);
+  if (count > 0) informed.push_back(0);
+  while (static_cast<int>(informed.size()) < count) {
+    const double send = next_send.top();
+    next_send.pop();
+    informed.push_back(send + hop);
+    next_send.push(send + step);      // the sender goes on
+    next_send.push(informed.back());  // the new process starts sending
+  }
+  return informed;
+}
+
+// One of the root's links in a gather that must end by `deadline`, run backwards: the root takes
+// one message every `step` (its last at the deadline), each message's bytes cross the link before
+// the root's o, the link carries one message at a time, and a message sent at s carries no more
+// than one process can hold by s: the largest blocks of the processes a broadcast from it informs
+// by s (`informed`, `largest_first`: their prefix sums). Taking the most each message can carry,
+// latest first, is optimal: a byte more in a later message costs an earlier one at most that byte
+// (it starts its wire no later than before, so it holds no less). Returns true where the messages
+// can carry `bytes`.
+bool LinkCarriesBy(double deadline, double bytes, const std::vector<double>& informed,
+                   const std::vector<double>& largest_first, double step, double overhead,
+                   double latency, double per_byte) {
+  const int count = static_cast<int>(informed.size());
+  // The most one message can carry with its wire ending at wire_end: k processes' blocks need its
+  // sender to hold them (informed[k-1]) before its o and L.
+  const auto most = [&](double wire_end) {
+    const double sendable = wire_end - overhead - latency;
+    const auto fits = [&](int k) {  // k blocks leave in time: the min of their two limits
+      const double by_time = sendable - informed[k - 1];
+      if (by_time < 0) return -1.0;
+      return per_byte > 0 ? std::min(largest_first[k], by_time / per_byte) : largest_first[k];
+    };
+    // largest_first rises with k, the time left falls: the best k is where they cross.
+    int lo = 1, hi = count;
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      const double by_time = sendable - informed[mid - 1];
+      const bool whole =
+          by_time >= 0 && (per_byte <= 0 || largest_first[mid] <= by_time / per_byte);
+      if (whole)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    double best = std::max(0.0, fits(lo));
+    if (lo < count) best = std::max(best, fits(lo + 1));
+    return best;
+  };
+  double carried = 0;
+  double link_free = deadline;
+  for (int j = 0;; ++j) {
+    const double receive_done = deadline - j * step;
+    const double wire_end = std::min(link_free, receive_done - overhead);
+    const double x = most(wire_end);
+    if (x <= 0) return false;  // every earlier message would carry nothing either
+    carried += x;
+    if (carried >= bytes) return true;
+    link_free = wire_end - x * per_byte;
+  }
+}
+
+// The least deadline by which LinkCarriesBy holds, from `at_least` (which the caller knows to be
+// a bound) up, to a relative 1e-12.
+double LeastLinkDeadline(double at_least, double bytes, const std::vector<double>& informed,
+                         const std::vector<double>& largest_first, double step, double overhead,
+                         double latency, double per_byte) {
+  const auto carries = [&](double deadline) {
+    return LinkCarriesBy(deadline, bytes, informed, largest_first, step, overhead, latency,
+                         per_byte);
+  };
+  if (carries(at_least)) return at_least;
+  double lo = at_least, hi = std::max(2 * at_least, 1.0);
+  while (!carries(hi)) {
+    lo = hi;
+    hi *= 2;
+  }
+  while (hi - lo > 1e-12 * hi) {
+    const double mid = (lo + hi) / 2;
+    (carries(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+// A bound's L at a level: the fit's, or less where a measured message took less than 2o + L plus
+// its bytes at LeastWire's rate (a ping-pong line's alpha lies above the smallest messages' one-way
+// time on SimGrid's curve: 2.65 against 2.58 us).
+double BoundLatency(const LogGPParams& params, const LogGPLevel& level) {
+  if (level.one_way.empty()) return level.latency_us;
+  const double floor = level.one_way.InterceptBelow(params.LeastWire(level, 1));
+  return std::max(0.0, std::min(level.latency_us, floor - 2 * params.overhead_us));
+}
+
+}  // namespace
+
 double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
                       const LogGPParams& params, const LogGPLevel& latency) {
   const int p = static_cast<int>(block_bytes.size());
-  // Greedy broadcast: the earliest time at which each further process can be informed.
   const double step = std::max(params.gap_us, params.overhead_us);
-  const double hop = 2 * params.overhead_us + latency.latency_us;
-  std::priority_queue<double, std::vector<double>, std::greater<double>> next_send;
-  next_send.push(0);
+  const double hop = 2 * params.overhead_us + BoundLatency(params, latency);
   // Only the processes with a block take part (a process without one need not be reached).
-  int taking_part = 1;
-  for (int i = 0; i < p; ++i) taking_part += i != root && block_bytes[i] > 0;
-  double informed_last = 0;
-  for (int informed = 1; informed < taking_part; ++informed) {
-    const double send = next_send.top();
-    next_send.pop();
-    informed_last = send + hop;
-    next_send.push(send + step);    // the sender goes on
-    next_send.push(informed_last);  // the new process starts sending
+  std::vector<double> largest_first{0};
+  {
+    std::vector<std::int64_t> others;
+    for (int i = 0; i < p; ++i) {
+      if (i != root && block_bytes[i] > 0) others.push_back(block_bytes[i]);
+    }
+    std::sort(others.begin(), others.end(), std::greater<std::int64_t>());
+    for (const std::int64_t bytes : others) {
+      largest_first.push_back(largest_first.back() + static_cast<double>(bytes));
+    }
   }
+  const int others = static_cast<int>(largest_first.size()) - 1;
+  // A gather that combines messages is a broadcast run backwards: the root's own broadcast to
+  // the others bounds it.
+  const double informed_last = InformedTimes(others + 1, step, hop).back();
+  // What a sender can hold: a broadcast from it among the others.
+  const std::vector<double> informed = InformedTimes(others, step, hop);
   // The root's links: every other block crosses the one of its level (the root's node's ranks
-  // through the node, the others through the network).
+  // through the node, the others through the network), in messages that the root takes one at a
+  // time and whose senders gathered their bytes first.
   std::int64_t off_node = 0, on_node = 0;
   for (int i = 0; i < p; ++i) {
     if (i == root) continue;
     (&params.Between(i, root) == &params.node ? on_node : off_node) += block_bytes[i];
   }
-  double link = 0;
-  if (off_node > 0) {
-    link = 2 * params.overhead_us + params.network.latency_us +
-           params.LeastWire(params.network, off_node);
-  }
-  if (on_node > 0) {
-    link = std::max(link, 2 * params.overhead_us + params.node.latency_us +
-                              params.LeastWire(params.node, on_node));
-  }
-  return std::max(informed_last, link);
+  double bound = informed_last;
+  const auto link = [&](const LogGPLevel& level, std::int64_t bytes) {
+    const double level_latency = BoundLatency(params, level);
+    const double all_bytes =
+        2 * params.overhead_us + level_latency + params.LeastWire(level, bytes);
+    // Without a cost per message (o = g = 0) the root takes any number at once: the bytes alone.
+    bound = std::max(
+        bound, step <= 0 ? all_bytes
+                         : LeastLinkDeadline(std::max(all_bytes, bound), static_cast<double>(bytes),
+                                             informed, largest_first, step, params.overhead_us,
+                                             level_latency, params.LeastWire(level, 1)));
+  };
+  if (off_node > 0) link(params.network, off_node);
+  if (on_node > 0) link(params.node, on_node);
+  return bound;
 }
 
 std::vector<int> RadixCandidates(int p) {

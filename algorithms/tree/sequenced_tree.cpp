@@ -120,6 +120,15 @@ bool MeasuredCurve::AgreesWithPrevious(std::size_t k) const {
          std::abs(Slope(k) - Slope(k - 1)) <= 0.01 * Slope(k);
 }
 
+double MeasuredCurve::InterceptBelow(double slope) const {
+  double intercept = 0;
+  for (std::size_t k = 0; k < units_.size(); ++k) {
+    const double at_k = times_[k] - slope * units_[k];
+    if (k == 0 || at_k < intercept) intercept = at_k;
+  }
+  return intercept;
+}
+
 double MeasuredCurve::LeastSteadySlope() const {
   double steady = std::numeric_limits<double>::infinity();
   double positive = steady;

@@ -68,6 +68,9 @@ class MeasuredCurve {
   // whose drop in time makes its slope small or negative; none steady: the smallest positive
   // slope, none positive: 0. A lower bound's time per unit (tree::LogPLowerBound).
   double LeastSteadySlope() const;
+  // The largest c for which c + slope * units lies at or below every measured point: the
+  // intercept of a lower bound's line at that slope (0 where empty).
+  double InterceptBelow(double slope) const;
   // The largest size of the stretch where LeastSteadySlope holds (its segments in a row that agree
   // within 1 %): the largest message that moves units at that cost. 0 where no segment is steady.
   double LeastSteadySlopeEnd() const;

@@ -536,7 +536,10 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
                          : LogGPTime(op->tree, planned, scatter, blocks, mc.root, recorded,
                                      small_call_step, &step_choices, costs, loggp, &row.radix);
       if (op->tree.find("-k") == std::string::npos) row.radix = 0;
-      row.logp_bound_us = tuw::tree::LogPLowerBound(blocks, mc.root, loggp, loggp.network);
+      // A setup (init + free) moves no blocks: no gather's bound applies to it.
+      if (op->role != "setup") {
+        row.logp_bound_us = tuw::tree::LogPLowerBound(blocks, mc.root, loggp, loggp.network);
+      }
     }
     // Gather and scatter trees cost the same (Traeff 2018, Section 2.2): one DP serves both.
     row.optimal_us = kNaN;
