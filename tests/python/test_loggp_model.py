@@ -802,3 +802,26 @@ def test_radixes_on_nodes_of_sixteen_priced_as_measured():
     assert len(pairs) == 6 + 12
     agree = [(model[x] < model[y]) == (measured[x] < measured[y]) for x, y in pairs]
     assert sum(agree) >= 16, [pair for pair, ok in zip(pairs, agree) if not ok]
+
+
+def test_logp_bound_below_every_measured_minimum():
+    """The LogP bound (the root's link with its cost per message, docs/irrmodel.md) below the
+    fastest repetition of every measured gather and scatter: p = 560 on its fit (b = 1 ... 10^4;
+    the greedy scatter's 11.265 us at b = 1 lay below a bound at the fit's alpha, 11.281, until the
+    bound took L from the measured curve), p = 6400 at b <= 10 but Two blocks, whose ranks 0 and
+    6399 leave irrbench's barrier before the root (results/simulated/README.md)."""
+    current = SIMULATED / "radix-560-current" / "default" / "fit.txt"
+    runs = [(SIMULATED / "radix-560-told-only" / "default" / "raw.csv", current, False),
+            (SIMULATED / "equal-node-ranges" / "size3" /
+             "raw-560-model-same-random-spikes-decreasing-alternating-two_blocks-window.csv", current,
+             False),
+            (SIMULATED / "radix-6400-small-current" / "default" / "raw.csv",
+             SIMULATED / "radix-6400-small-current" / "default" / "fit.txt", True)]
+    checked = 0
+    for raw, fit, barrier_exits in runs:
+        for r in model_rows(raw, fit):
+            if not r["logp_bound_us"] or (barrier_exits and r["distribution"] == "two_blocks"):
+                continue
+            assert float(r["logp_bound_us"]) <= float(r["measured_min_us"]), r
+            checked += 1
+    assert checked == 300 + 12 + 60, checked
