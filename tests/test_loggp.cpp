@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "link_greedy_tree.hpp"
 #include "loggp.hpp"
 
 namespace tuw::tree {
@@ -594,6 +595,53 @@ TEST(LogGP, HeavyBlockTakesTheRadixTree) {
   EXPECT_EQ(SmallCallRuleOfRecord(4), SmallCallRule::kEqualNodeRangesAtSizeRates);
   EXPECT_EQ(SmallCallRuleOfRecord(5), SmallCallRule::kHeavyBlocksOnRadixTree);
   EXPECT_EQ(kLibrarySmallCallRule, SmallCallRule::kHeavyBlocksOnRadixTree);
+}
+
+// The link-greedy tree with no cost per byte is Karp et al.'s broadcast run backwards: o = 1,
+// g = 0, L = 2 (a hop 2o + L = 4, a step 1). The root takes messages at 8, 7, 6, 5, 4 (sent 4
+// earlier: at 4, 3, 2, 1, 0); the one sent at 4 can carry a rank that reached its sender by 4 (sent
+// at 0): 7 ranks by 8, six children of the root in all, one of them with a child. Root 3:
+// children left and right of it, every subtree a contiguous range.
+TEST(LinkGreedyTree, KarpsBroadcastWithoutBytes) {
+  const LinkGreedyTree built = BuildLinkGreedyTree(7, 4, 3, Params(2, 1, 0));
+  EXPECT_NEAR(built.deadline_us, 8, kLinkGreedyGridUs);
+  const std::vector<std::int64_t> blocks(7, 4);
+  const Tree views = ToNodeViews(built.tree, blocks);
+  ASSERT_EQ(views.root, 3);
+  EXPECT_EQ(views.nodes[3].children.size(), 5u);
+  int with_child = 0, depth_two = 0;
+  for (const NodeView& node : views.nodes) {
+    if (node.parent == 3 && !node.children.empty()) ++with_child;
+    if (node.parent >= 0 && node.parent != 3) ++depth_two;
+  }
+  EXPECT_EQ(with_child, 1);
+  EXPECT_EQ(depth_two, 1);
+  // The model prices the tree at the schedule's time: 8 (eager messages, the root's o each).
+  EXPECT_DOUBLE_EQ(PlannedGatherTime(views, Params(2, 1, 0)), 8);
+}
+
+// With a cost per byte the root's link decides: o = 1, g = 0, L = 2, G = 0.5, blocks of 1 byte,
+// p = 3 (LogGP.LowerBoundTakesTheRootsMessagesOnItsLink): two leaves, the second message a step
+// after the first, 5.5; one message of both blocks would end at 9.5.
+TEST(LinkGreedyTree, TwoLeavesWhereTheLinkDecides) {
+  LogGPParams params = Params(2, 1, 0);
+  params.network.us_per_byte = 0.5;
+  const LinkGreedyTree built = BuildLinkGreedyTree(3, 1, 0, params);
+  EXPECT_NEAR(built.deadline_us, 5.5, kLinkGreedyGridUs);
+  const Tree views = ToNodeViews(built.tree, {1, 1, 1});
+  EXPECT_EQ(views.nodes[0].children.size(), 2u);
+  EXPECT_NEAR(built.deadline_us, LogPLowerBound({1, 1, 1}, 0, params, params.network),
+              kLinkGreedyGridUs);
+}
+
+TEST(LinkGreedyTree, BadArguments) {
+  EXPECT_THROW(BuildLinkGreedyTree(0, 4, 0, Params(2, 1, 0)), std::invalid_argument);
+  EXPECT_THROW(BuildLinkGreedyTree(4, 4, 4, Params(2, 1, 0)), std::invalid_argument);
+  EXPECT_THROW(BuildLinkGreedyTree(4, -1, 0, Params(2, 1, 0)), std::invalid_argument);
+  EXPECT_THROW(BuildLinkGreedyTree(4, 4, 0, Params(2, 0, 0)), std::invalid_argument);
+  const LinkGreedyTree one = BuildLinkGreedyTree(1, 4, 0, Params(2, 1, 0));
+  EXPECT_EQ(one.deadline_us, 0);
+  EXPECT_EQ(one.tree.steps[0], std::vector<int>{SequencedTree::kCopy});
 }
 
 }  // namespace

@@ -1,0 +1,184 @@
+#include "link_greedy_tree.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tuw::tree {
+namespace {
+
+// A message of k blocks: from its send to its last byte at the receiver, and how long its bytes
+// hold the receiver's link.
+struct MessageCost {
+  double to_wire_end = 0;
+  double link = 0;
+};
+
+class Schedule {
+ public:
+  Schedule(int p, std::int64_t block_bytes, const LogGPParams& params)
+      : p_(p), overhead_(params.overhead_us), step_(std::max(params.gap_us, params.overhead_us)) {
+    const LogGPLevel& level = params.network;
+    costs_.resize(static_cast<std::size_t>(p) + 1);
+    const double least = level.one_way.empty() ? 0 : level.one_way.InterceptBelow(0);
+    double highest = 0;
+    for (int k = 1; k <= p; ++k) {
+      const std::int64_t bytes = block_bytes * k;
+      if (level.one_way.empty()) {
+        const double wire = params.Wire(level, bytes);
+        costs_[k] = {overhead_ + level.latency_us + wire, wire};
+      } else {
+        // Never cheaper than a smaller message (SimGrid's factors drop at some sizes).
+        highest = std::max(
+            highest, level.one_way.Comm(static_cast<double>(std::max<std::int64_t>(bytes, 1))));
+        costs_[k] = {highest - overhead_, std::max(0.0, highest - least)};
+      }
+    }
+  }
+
+  // The most ranks one process can hold by t (its own included); 0 before the start.
+  int Held(double t) const {
+    if (t < 0) return 0;
+    const std::size_t k = static_cast<std::size_t>(t / kLinkGreedyGridUs + 1e-9);
+    return held_[std::min(k, held_.size() - 1)];
+  }
+
+  // The messages (blocks, send time) a process with this deadline takes, latest first, up to
+  // `need` blocks in all: each the most its sender can hold when it must leave.
+  std::vector<std::pair<int, double>> Messages(double deadline, int need) const {
+    std::vector<std::pair<int, double>> out;
+    double link_free = deadline;
+    int total = 0;
+    for (int j = 0; total < need; ++j) {
+      const double received = deadline - j * step_;
+      const double wire_end = std::min(link_free, received - overhead_);
+      int lo = 0, hi = std::min(need - total, p_);
+      while (lo < hi) {  // feasible sizes are those up to a largest one
+        const int mid = (lo + hi + 1) / 2;
+        if (mid <= Held(wire_end - costs_[mid].to_wire_end)) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      if (lo <= 0) break;  // every earlier message would carry nothing either
+      out.emplace_back(lo, wire_end - costs_[lo].to_wire_end);
+      total += lo;
+      link_free = wire_end - costs_[lo].link;
+    }
+    return out;
+  }
+
+  // A(t) on the grid until it reaches p; the least such t.
+  double Deadline() {
+    held_.assign(1, 1);
+    double t = 0;
+    constexpr int kMaxGridPoints = 100000000;
+    while (held_.back() < p_) {
+      if (static_cast<int>(held_.size()) >= kMaxGridPoints) {
+        throw std::invalid_argument(
+            "BuildLinkGreedyTree: no schedule for p = " + std::to_string(p_) + " within " +
+            std::to_string(kMaxGridPoints * kLinkGreedyGridUs) + " us");
+      }
+      t += kLinkGreedyGridUs;
+      int total = 0;
+      for (const auto& message : Messages(t, p_ - 1)) total += message.first;
+      held_.push_back(1 + total);
+    }
+    return static_cast<double>(held_.size() - 1) * kLinkGreedyGridUs;
+  }
+
+ private:
+  int p_;
+  double overhead_, step_;
+  std::vector<MessageCost> costs_;
+  std::vector<int> held_;
+};
+
+// The messages of a range of n ranks (its sender and n - 1 more) by its deadline, earliest
+// first, trimmed to n - 1 blocks: the earliest (smallest) give up what is too much.
+std::vector<std::pair<int, double>> Trimmed(const Schedule& schedule, double deadline, int n) {
+  std::vector<std::pair<int, double>> latest_first = schedule.Messages(deadline, n - 1);
+  int excess = -(n - 1);
+  for (const auto& message : latest_first) excess += message.first;
+  if (excess < 0) {
+    throw std::logic_error("BuildLinkGreedyTree: a range of " + std::to_string(n) +
+                           " ranks does not fit its deadline");
+  }
+  std::vector<std::pair<int, double>> earliest_first;
+  for (auto it = latest_first.rbegin(); it != latest_first.rend(); ++it) {
+    int blocks = it->first;
+    const int cut = std::min(excess, blocks);
+    excess -= cut;
+    blocks -= cut;
+    if (blocks > 0) earliest_first.emplace_back(blocks, it->second);
+  }
+  return earliest_first;
+}
+
+// The range [first, first + n) with its sender at `first`, children after it in rank order.
+void BuildRange(const Schedule& schedule, int first, int n, double deadline, SequencedTree* tree) {
+  tree->steps[first] = {SequencedTree::kCopy};
+  if (n == 1) return;
+  int next = first + 1;
+  for (const auto& [blocks, send] : Trimmed(schedule, deadline, n)) {
+    BuildRange(schedule, next, blocks, send, tree);
+    tree->steps[first].push_back(next);
+    next += blocks;
+  }
+}
+
+}  // namespace
+
+LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
+                                   const LogGPParams& params) {
+  if (p < 1 || root < 0 || root >= p || block_bytes < 0 ||
+      std::max(params.gap_us, params.overhead_us) <= 0) {
+    throw std::invalid_argument("BuildLinkGreedyTree: p = " + std::to_string(p) + ", root " +
+                                std::to_string(root) + ", " + std::to_string(block_bytes) +
+                                " bytes a block, step " +
+                                std::to_string(std::max(params.gap_us, params.overhead_us)) +
+                                " us (need p >= 1, 0 <= root < p, bytes >= 0, step > 0)");
+  }
+  Schedule schedule(p, block_bytes, params);
+  LinkGreedyTree out;
+  out.deadline_us = schedule.Deadline();
+  out.tree.root = root;
+  out.tree.steps.assign(p, {});
+  // The root's children, largest first, to the side with more room left: the left side is
+  // [0, root), the right (root, p); a child that does not fit shrinks, a side left with room
+  // takes single ranks (messages at the start).
+  std::vector<std::pair<int, double>> children = Trimmed(schedule, out.deadline_us, p);
+  std::stable_sort(children.begin(), children.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  int room[2] = {root, p - 1 - root};
+  std::vector<std::pair<int, double>> side[2];
+  for (auto [blocks, send] : children) {
+    const int s = room[0] >= room[1] ? 0 : 1;
+    blocks = std::min(blocks, room[s]);
+    if (blocks <= 0) continue;
+    side[s].emplace_back(blocks, send);
+    room[s] -= blocks;
+  }
+  for (int s = 0; s < 2; ++s) {
+    for (; room[s] > 0; --room[s]) side[s].emplace_back(1, 0.0);
+  }
+  std::vector<std::pair<double, int>> arrivals;  // (send time, child)
+  int next = 0;
+  for (int s = 0; s < 2; ++s) {
+    if (s == 1) next = root + 1;
+    for (const auto& [blocks, send] : side[s]) {
+      BuildRange(schedule, next, blocks, send, &out.tree);
+      arrivals.emplace_back(send, next);
+      next += blocks;
+    }
+  }
+  std::stable_sort(arrivals.begin(), arrivals.end());
+  out.tree.steps[root] = {SequencedTree::kCopy};
+  for (const auto& arrival : arrivals) out.tree.steps[root].push_back(arrival.second);
+  return out;
+}
+
+}  // namespace tuw::tree
