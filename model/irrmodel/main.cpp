@@ -12,6 +12,7 @@
 
 #include "cli.hpp"
 #include "distributions.hpp"
+#include "link_greedy_tree.hpp"
 #include "loggp.hpp"
 #include "predictions.hpp"
 #include "tables.hpp"
@@ -325,6 +326,12 @@ int LogGPTables(const Options& o) {
     add("adaptive-k",
         kind_time(scatter ? ModelTree::kRootPlanned : ModelTree::kCarried, blocks, adaptive_radix));
     add("planned-k", kind_time(ModelTree::kPlanned, blocks, planned_radix));
+    {  // the LogP bound's schedule as a tree (for the mean block), planned
+      const tuw::tree::Tree greedy = tuw::tree::ToNodeViews(
+          tuw::tree::BuildLinkGreedyTree(p, m / p, root, params).tree, blocks);
+      add("link-greedy", scatter ? tuw::tree::PlannedScatterTime(greedy, params)
+                                 : tuw::tree::PlannedGatherTime(greedy, params));
+    }
     add("construction", tuw::tree::ConstructionTime(p, blocks, root, 2, params));
     add("logp_bound", tuw::tree::LogPLowerBound(blocks, root, params, params.network));
   }
@@ -333,7 +340,8 @@ int LogGPTables(const Options& o) {
     return 0;
   }
   std::vector<std::string> columns = o.trees;
-  for (const char* extra : {"oblivious-k", "adaptive-k", "planned-k", "construction"})
+  for (const char* extra :
+       {"oblivious-k", "adaptive-k", "planned-k", "link-greedy", "construction"})
     columns.push_back(extra);
   irr::model::ModelTableHeading heading = Heading(o, std::to_string(root));
   char line[512];

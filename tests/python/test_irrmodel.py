@@ -103,8 +103,11 @@ def test_loggp_tables_by_hand():
     # planned-k: the same tree without its construction: the data leaves at once (sent at 1,
     # there at 9) and the root takes the three by 12
     assert time["planned-k"] == 12
+    # link-greedy: the bound's schedule; a rank holds another's block only 2o + L = 10 after the
+    # start, too late to send it by 12: three leaves, the root's three messages at 10, 11, 12
+    assert time["link-greedy"] == 12
     assert set(time) == {"linear", "binary", "oblivious", "adaptive", "optimal", "oblivious-k",
-                         "adaptive-k", "planned-k", "construction", "logp_bound"}
+                         "adaptive-k", "planned-k", "link-greedy", "construction", "logp_bound"}
 
 
 @pytest.mark.parametrize("op", ["gather", "scatter"])
