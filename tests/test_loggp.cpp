@@ -638,7 +638,12 @@ TEST(LinkGreedyTree, BadArguments) {
   EXPECT_THROW(BuildLinkGreedyTree(0, 4, 0, Params(2, 1, 0)), std::invalid_argument);
   EXPECT_THROW(BuildLinkGreedyTree(4, 4, 4, Params(2, 1, 0)), std::invalid_argument);
   EXPECT_THROW(BuildLinkGreedyTree(4, -1, 0, Params(2, 1, 0)), std::invalid_argument);
-  EXPECT_THROW(BuildLinkGreedyTree(4, 4, 0, Params(2, 0, 0)), std::invalid_argument);
+  // o = g = 0: no cost per message, every rank straight to the root, L + the bytes' wire
+  LogGPParams free_messages = Params(2, 0, 0);
+  free_messages.network.us_per_byte = 0.5;
+  const LinkGreedyTree linear = BuildLinkGreedyTree(4, 4, 1, free_messages);
+  EXPECT_EQ(linear.tree.steps[1], (std::vector<int>{SequencedTree::kCopy, 0, 2, 3}));
+  EXPECT_DOUBLE_EQ(linear.deadline_us, 2 + 0.5 * 12);
   const LinkGreedyTree one = BuildLinkGreedyTree(1, 4, 0, Params(2, 1, 0));
   EXPECT_EQ(one.deadline_us, 0);
   EXPECT_EQ(one.tree.steps[0], std::vector<int>{SequencedTree::kCopy});

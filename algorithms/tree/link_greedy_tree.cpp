@@ -134,16 +134,26 @@ void BuildRange(const Schedule& schedule, int first, int n, double deadline, Seq
 
 LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
                                    const LogGPParams& params) {
-  if (p < 1 || root < 0 || root >= p || block_bytes < 0 ||
-      std::max(params.gap_us, params.overhead_us) <= 0) {
+  if (p < 1 || root < 0 || root >= p || block_bytes < 0) {
     throw std::invalid_argument("BuildLinkGreedyTree: p = " + std::to_string(p) + ", root " +
                                 std::to_string(root) + ", " + std::to_string(block_bytes) +
-                                " bytes a block, step " +
-                                std::to_string(std::max(params.gap_us, params.overhead_us)) +
-                                " us (need p >= 1, 0 <= root < p, bytes >= 0, step > 0)");
+                                " bytes a block (need p >= 1, 0 <= root < p, bytes >= 0)");
+  }
+  LinkGreedyTree out;
+  if (std::max(params.gap_us, params.overhead_us) <= 0) {
+    // No cost per message: the root takes every rank's block at once, straight from it.
+    out.tree.root = root;
+    out.tree.steps.assign(p, {SequencedTree::kCopy});
+    for (int rank = 0; rank < p; ++rank) {
+      if (rank != root) out.tree.steps[root].push_back(rank);
+    }
+    if (p > 1) {
+      out.deadline_us =
+          params.network.latency_us + params.Wire(params.network, block_bytes * (p - 1));
+    }
+    return out;
   }
   Schedule schedule(p, block_bytes, params);
-  LinkGreedyTree out;
   out.deadline_us = schedule.Deadline();
   out.tree.root = root;
   out.tree.steps.assign(p, {});

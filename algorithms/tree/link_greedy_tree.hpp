@@ -32,8 +32,9 @@ struct LinkGreedyTree {
 
 // A message of x bytes costs the network level's measured one-way time where params has a curve
 // (made non-decreasing in x: a larger message is never planned as cheaper), else 2o + L + Wire;
-// its bytes hold the root's link for that time less the curve's least (or x * G). Throws
-// std::invalid_argument for p < 1, a root outside [0, p), block_bytes < 0 or step <= 0.
+// its bytes hold the root's link for that time less the curve's least (or x * G). Without a cost
+// per message (o = g = 0) every rank sends straight to the root. Throws std::invalid_argument for
+// p < 1, a root outside [0, p) or block_bytes < 0.
 LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
                                    const LogGPParams& params);
 

@@ -161,9 +161,13 @@ double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int
 // broadcast time of the root and the processes with a non-empty block (Karp et al. 1993: every
 // informed process sends a new message every max(g, o); a gather that combines messages is a
 // broadcast run backwards), at the given latency, and the root's links, which must carry every
-// other block: 2o + L + LeastWire(the blocks from other nodes), and the same inside its node at
-// the node's costs. `latency` picks the level: the network's L is the bound the one-level LogP
-// model gives; the node's (cheaper) L is a bound that no two-level schedule beats.
+// other block (the blocks from other nodes at LeastWire's rate, and the same inside its node at
+// the node's costs) in messages that the root takes one every max(g, o), each no larger than its
+// sender can have gathered by the time it sends: the least deadline by which the most each
+// message can carry, latest first, adds up to the link's bytes (docs/irrmodel.md). A level's L is
+// no more than its measured curve allows (the line at LeastWire's rate below every point, less
+// 2o). `latency` picks the level: the network's L is the bound the one-level LogP model gives; the
+// node's (cheaper) L is a bound that no two-level schedule beats.
 double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
                       const LogGPParams& params, const LogGPLevel& latency);
 
