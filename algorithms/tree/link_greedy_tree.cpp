@@ -46,15 +46,11 @@ class Schedule {
   }
 
   // The messages (blocks, send time) a process with this deadline takes, latest first, up to
-  // `need` blocks in all: each the most its sender can hold when it must leave.
+  // `need` blocks in all (RunLinkBackwards): each the most its sender can hold when it must leave.
   std::vector<std::pair<int, double>> Messages(double deadline, int need) const {
     std::vector<std::pair<int, double>> out;
-    double link_free = deadline;
-    int total = 0;
-    for (int j = 0; total < need; ++j) {
-      const double received = deadline - j * step_;
-      const double wire_end = std::min(link_free, received - overhead_);
-      int lo = 0, hi = std::min(need - total, p_);
+    const auto most = [&](double wire_end, double wanted) {
+      int lo = 0, hi = std::min(static_cast<int>(wanted), p_);
       while (lo < hi) {  // feasible sizes are those up to a largest one
         const int mid = (lo + hi + 1) / 2;
         if (mid <= Held(wire_end - costs_[mid].to_wire_end)) {
@@ -63,11 +59,13 @@ class Schedule {
           hi = mid - 1;
         }
       }
-      if (lo <= 0) break;  // every earlier message would carry nothing either
-      out.emplace_back(lo, wire_end - costs_[lo].to_wire_end);
-      total += lo;
-      link_free = wire_end - costs_[lo].link;
-    }
+      return LinkMessage{static_cast<double>(lo), costs_[lo].link};
+    };
+    const auto take = [&](double blocks, double wire_end) {
+      const int k = static_cast<int>(blocks);
+      out.emplace_back(k, wire_end - costs_[k].to_wire_end);
+    };
+    RunLinkBackwards(deadline, step_, overhead_, need, most, take);
     return out;
   }
 

@@ -951,21 +951,19 @@ std::vector<double> InformedTimes(int count, double step, double hop) {
   return informed;
 }
 
-// One of the root's links in a gather that must end by `deadline`, run backwards: the root takes
-// one message every `step` (its last at the deadline), each message's bytes cross the link before
-// the root's o, the link carries one message at a time, and a message sent at s carries no more
-// than one process can hold by s: the largest blocks of the processes a broadcast from it informs
-// by s (`informed`, `largest_first`: their prefix sums). Taking the most each message can carry,
-// latest first, is optimal: a byte more in a later message costs an earlier one at most that byte
-// (it starts its wire no later than before, so it holds no less). Returns true where the messages
-// can carry `bytes`.
+// One of the root's links in a gather that must end by `deadline` (RunLinkBackwards): a message
+// sent at s carries no more than one process can hold by s: the largest blocks of the processes
+// a broadcast from it informs by s (`informed`, `largest_first`: their prefix sums). Taking the
+// most each message can carry, latest first, is optimal: a byte more in a later message costs an
+// earlier one at most that byte (it starts its wire no later than before, so it holds no less).
+// Returns true where the messages can carry `bytes`.
 bool LinkCarriesBy(double deadline, double bytes, const std::vector<double>& informed,
                    const std::vector<double>& largest_first, double step, double overhead,
                    double latency, double per_byte) {
   const int count = static_cast<int>(informed.size());
   // The most one message can carry with its wire ending at wire_end: k processes' blocks need its
   // sender to hold them (informed[k-1]) before its o and L.
-  const auto most = [&](double wire_end) {
+  const auto most = [&](double wire_end, double wanted) {
     const double sendable = wire_end - overhead - latency;
     const auto fits = [&](int k) {  // k blocks leave in time: the min of their two limits
       const double by_time = sendable - informed[k - 1];
@@ -986,19 +984,10 @@ bool LinkCarriesBy(double deadline, double bytes, const std::vector<double>& inf
     }
     double best = std::max(0.0, fits(lo));
     if (lo < count) best = std::max(best, fits(lo + 1));
-    return best;
+    best = std::min(best, wanted);
+    return LinkMessage{best, best * per_byte};
   };
-  double carried = 0;
-  double link_free = deadline;
-  for (int j = 0;; ++j) {
-    const double receive_done = deadline - j * step;
-    const double wire_end = std::min(link_free, receive_done - overhead);
-    const double x = most(wire_end);
-    if (x <= 0) return false;  // every earlier message would carry nothing either
-    carried += x;
-    if (carried >= bytes) return true;
-    link_free = wire_end - x * per_byte;
-  }
+  return RunLinkBackwards(deadline, step, overhead, bytes, most, [](double, double) {}) >= bytes;
 }
 
 // The least deadline by which LinkCarriesBy holds, from `at_least` (which the caller knows to be
@@ -1054,9 +1043,11 @@ double LogPLowerBound(const std::vector<std::int64_t>& block_bytes, int root,
   const int others = static_cast<int>(largest_first.size()) - 1;
   // A gather that combines messages is a broadcast run backwards: the root's own broadcast to
   // the others bounds it.
-  const double informed_last = InformedTimes(others + 1, step, hop).back();
-  // What a sender can hold: a broadcast from it among the others.
-  const std::vector<double> informed = InformedTimes(others, step, hop);
+  std::vector<double> informed = InformedTimes(others + 1, step, hop);
+  const double informed_last = informed.back();
+  // What a sender can hold: a broadcast from it among the others (the same greedy schedule, one
+  // process fewer).
+  informed.pop_back();
   // The root's links: every other block crosses the one of its level (the root's node's ranks
   // through the node, the others through the network), in messages that the root takes one at a
   // time and whose senders gathered their bytes first.

@@ -15,6 +15,7 @@
 // network share its link and end together (SimGrid divides a link among its flows).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -156,6 +157,32 @@ double PlannedScatterTime(const Tree& tree, const LogGPParams& params);
 // The time TUW's construction alone takes (the last process to know its place).
 double ConstructionTime(int p, const std::vector<std::int64_t>& block_bytes, int root, int radix,
                         const LogGPParams& params);
+
+// A root's link run backwards from a deadline, the schedule of LogPLowerBound and of
+// BuildLinkGreedyTree: the root takes its last message at the deadline and each earlier one a
+// step before; a message's bytes cross the link before the root's o, one message at a time.
+// most(wire_end, wanted) is the message whose wire ends by wire_end, at most `wanted`: its amount
+// (<= 0: none, nor any earlier one) and its time on the link; take(amount, wire_end) is told each
+// message, latest first. Stops once `need` is carried; returns what was.
+struct LinkMessage {
+  double amount = 0;
+  double link_us = 0;
+};
+template <typename Most, typename Take>
+double RunLinkBackwards(double deadline, double step, double overhead, double need, Most most,
+                        Take take) {
+  double carried = 0;
+  double link_free = deadline;
+  for (int j = 0; carried < need; ++j) {
+    const double wire_end = std::min(link_free, deadline - j * step - overhead);
+    const LinkMessage message = most(wire_end, need - carried);
+    if (message.amount <= 0) break;
+    take(message.amount, wire_end);
+    carried += message.amount;
+    link_free = wire_end - message.link_us;
+  }
+  return carried;
+}
 
 // Lower bounds of any gather or scatter of these blocks under LogP: the optimal single-item
 // broadcast time of the root and the processes with a non-empty block (Karp et al. 1993: every
