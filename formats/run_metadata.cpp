@@ -104,13 +104,17 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
   return true;
 }
 
-std::string RadixChoiceRecord(int radix, bool by_model) {
-  return by_model ? "model" : std::to_string(radix) + " TUWCOLL_RADIX";
+std::string RadixChoiceRecord(int radix, bool by_model, bool link_greedy) {
+  if (by_model) return link_greedy ? "model link-greedy" : "model";
+  return std::to_string(radix) + " TUWCOLL_RADIX";
 }
 
-bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix) {
-  if (record == "model") {
+bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix,
+                            bool* link_greedy) {
+  if (link_greedy != nullptr) *link_greedy = false;
+  if (record == "model" || record == "model link-greedy") {
     *radix = 0;
+    if (link_greedy != nullptr) *link_greedy = record != "model";
     return true;
   }
   long long value = 0;

@@ -634,6 +634,32 @@ TEST(LinkGreedyTree, TwoLeavesWhereTheLinkDecides) {
               kLinkGreedyGridUs);
 }
 
+// TUWk_Gatherv_init's root takes the link-greedy tree where the model prices it faster: p = 7,
+// o = 1, L = 2 (KarpsBroadcastWithoutBytes) gives it 8, the radix trees 9: the star (six messages
+// arrive at o + L = 3 and take the root's o each) and radix 2 (eager: rank 4 takes 5's and 6's
+// blocks at 3-5, sends at 5, the root takes it at 8-9 after 2's at 3-4 and 0's at 7-8; a tie goes
+// to the smaller radix). On more than kLinkGreedyUnevenMaxRanks ranks uneven blocks keep the
+// radix tree.
+TEST(LinkGreedyTree, PlannedGatherTakesTheFasterTree) {
+  const std::vector<std::int64_t> blocks(7, 4);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 7, Params(2, 1, 0)), 9);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 2, Params(2, 1, 0)), 9);
+  const PlannedGatherTree chosen = PlannedGather(blocks, 3, Params(2, 1, 0));
+  EXPECT_TRUE(chosen.link_greedy);
+  EXPECT_EQ(chosen.radix, 2);
+  EXPECT_DOUBLE_EQ(PlannedGatherTime(LinkGreedyViews(blocks, 3, Params(2, 1, 0)), Params(2, 1, 0)),
+                   8);
+  // Without a cost per message both are the star (L + the root's link, 2 + 0.5 * 12): a tie keeps
+  // the radix tree.
+  LogGPParams free_messages = Params(2, 0, 0);
+  free_messages.network.us_per_byte = 0.5;
+  EXPECT_FALSE(PlannedGather(std::vector<std::int64_t>(4, 4), 1, free_messages).link_greedy);
+  std::vector<std::int64_t> many(kLinkGreedyUnevenMaxRanks + 1, 4);
+  EXPECT_TRUE(PlannedGather(many, 0, Params(2, 1, 0)).link_greedy);
+  many[5] = 8;
+  EXPECT_FALSE(PlannedGather(many, 0, Params(2, 1, 0)).link_greedy);
+}
+
 TEST(LinkGreedyTree, BadArguments) {
   EXPECT_THROW(BuildLinkGreedyTree(0, 4, 0, Params(2, 1, 0)), std::invalid_argument);
   EXPECT_THROW(BuildLinkGreedyTree(4, 4, 4, Params(2, 1, 0)), std::invalid_argument);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../tree/hypercube_tree.hpp"
+#include "../tree/loggp.hpp"
 #include "transfer.hpp"
 #include "tuwcoll.h"
 
@@ -174,11 +175,14 @@ int GatherPieces(const tree::PieceRule** rule, bool* by_model = nullptr);
 // kChooseRadixAtRoot's radix, the same on every process: TUWCOLL_RADIX's TUWk_init where it names
 // one, else the root's choice on its block_bytes (tree::PlannedRadix on the model's costs, a
 // gather's edges in `pieces`; the 4-byte radix where root_ok is false: bad arguments at the root,
-// which the construction then reports), broadcast on ctx's communicator. Every process calls it
-// at the same point of the init, whatever its own arguments; the radix's message is its first on
-// TUWCOLL_TAG_PLAN, ahead of the init's verdict.
+// which the construction then reports), broadcast on ctx's communicator. A gather's root also
+// chooses between that radix tree and the link-greedy tree (tree::PlannedGather; *link_greedy,
+// where link_greedy is not null; never where TUWCOLL_RADIX names TUWk_init's radix). Every process
+// calls it at the same point of the init, whatever its own arguments; the choice's message is its
+// first on TUWCOLL_TAG_PLAN, ahead of the init's verdict.
 int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, bool root_ok,
-                     int root, const CallContext& ctx, const tree::PieceRule* pieces, int* radix);
+                     int root, const CallContext& ctx, const tree::PieceRule* pieces, int* radix,
+                     bool* link_greedy = nullptr);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the
 // first bad own arguments in the group, or a failed computation) for the group and the root,
@@ -368,6 +372,16 @@ int PlanOptimalGather(const GatherArgs& args, GatherPlan* plan);
 int PlanOptimalGroup(const CallContext& ctx, int root, std::int64_t own_bytes, int own_error,
                      tree::NodeView* view);
 int PlanOptimalScatter(const ScatterArgs& args, ScatterPlan* plan);
+// TUWk_Gatherv_init's link-greedy tree (tree::LinkGreedyViews on RootPlanCosts, where the root
+// chose it: RootPlannedRadix), computed by the root on its block_bytes and handed out as the
+// optimal tree's: *view, this process's node; *tree_error (at the root) a failure to compute it,
+// *node_error one to decode this process's node. Collective; the root's arguments are good.
+int PlanLinkGreedyView(const CallContext& ctx, int root,
+                       const std::vector<std::int64_t>& block_bytes, tree::NodeView* view,
+                       int* tree_error, int* node_error);
+// The model's one-level costs the root of a persistent TUWk request plans with (the fit file's,
+// TUWCOLL_MODEL_FIT, read once per process; else the built-in ones).
+tree::LogGPParams RootPlanCosts();
 // A persistent init's own messages (plan_messages.cpp): binomial trees of point-to-point
 // messages tagged TUWCOLL_TAG_PLAN on the private communicator. PlanGather: n values from every
 // process to the root (*all: p * n values in rank order, at the root only). PlanBcast: n values

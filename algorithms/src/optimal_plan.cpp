@@ -17,11 +17,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <new>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 
+#include "../tree/link_greedy_tree.hpp"
 #include "../tree/node_tree.hpp"
 #include "../tree/optimal_tree.hpp"
 #include "../tree/tree_words.hpp"
@@ -232,6 +234,50 @@ tree::ExecutedTree ChooseTree(const std::vector<std::int64_t>& block_bytes,
   return tree::OptimalInitTree(block_bytes, settings.cost, root, method, node_first);
 }
 
+using TreeBuilder = std::function<int(tree::Tree*, std::vector<tree::RankRange>*)>;
+
+// The root's tree sent to every process (point-to-point, PlanBcast) and this process's node of
+// it (*view, empty where no tree came). `build` runs at the root only, where root_ok: it fills the
+// tree's node views and node parts or returns an error, which goes to *tree_error (as do its
+// exceptions); *node_error: a failure to decode this process's node.
+int SendTree(const CallContext& ctx, int root, bool root_ok,
+             const std::vector<std::int64_t>& block_bytes, const TreeBuilder& build,
+             tree::NodeView* view, int* tree_error, int* node_error) {
+  *view = tree::NodeView{};
+  view->rank = ctx.rank;
+  const int p = ctx.size;
+  // words[0]: MPI_SUCCESS if a tree follows; then EncodeTree's words.
+  std::vector<std::int64_t> words(1 + tree::kTreeWords * static_cast<std::size_t>(p), 0);
+  words[0] = MPI_ERR_OTHER;
+  if (ctx.rank == root && root_ok) {
+    try {
+      tree::Tree views;
+      std::vector<tree::RankRange> node_parts;
+      const int rc = build(&views, &node_parts);
+      if (rc != MPI_SUCCESS) {
+        *tree_error = rc;
+      } else {
+        const std::vector<std::int64_t> encoded = tree::EncodeTree(views, block_bytes, node_parts);
+        std::copy(encoded.begin(), encoded.end(), words.begin() + 1);
+        words[0] = MPI_SUCCESS;
+      }
+    } catch (const std::bad_alloc&) {
+      *tree_error = MPI_ERR_NO_MEM;
+    } catch (const std::exception&) {
+      *tree_error = MPI_ERR_INTERN;
+    }
+  }
+  const int rc = PlanBcast(ctx, root, words.data(), static_cast<int>(words.size()));
+  if (rc != MPI_SUCCESS) return rc;
+  if (words[0] != MPI_SUCCESS) return MPI_SUCCESS;  // no tree: the verdict of init says why
+  try {
+    *view = tree::DecodeNode(words.data() + 1, p, root, ctx.rank);
+  } catch (const std::exception&) {
+    *node_error = MPI_ERR_INTERN;
+  }
+  return MPI_SUCCESS;
+}
+
 // Everything but the argument checks, the same for gather and scatter. *tree_error (at the root)
 // is an error of the root's computation, *node_error one of decoding this process's node;
 // `root_ok`: the root's own arguments are good. *my_node: the ranks of this process's node
@@ -241,8 +287,6 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
                     std::vector<int>* my_node, int* tree_error, int* node_error) {
   *tree_error = MPI_SUCCESS;
   *node_error = MPI_SUCCESS;
-  *view = tree::NodeView{};
-  view->rank = ctx.rank;
   PlanSettings settings;
   int rc = ReadPlanSettings(ctx, root, &settings);
   std::vector<int> node_first;
@@ -251,40 +295,16 @@ int PlanOptimalView(const CallContext& ctx, int root, bool root_ok,
     *tree_error = rc;
     root_ok = false;  // no tree: everybody still takes part in the broadcast below
   }
-  const int p = ctx.size;
-  // words[0]: MPI_SUCCESS if a tree follows; then EncodeTree's words.
-  std::vector<std::int64_t> words(1 + tree::kTreeWords * static_cast<std::size_t>(p), 0);
-  words[0] = MPI_ERR_OTHER;
-  if (ctx.rank == root && root_ok) {
+  const auto build = [&](tree::Tree* views, std::vector<tree::RankRange>* node_parts) {
     tree::DpMethod method;
-    if (!ChooseDp(p, &method)) *tree_error = MPI_ERR_ARG;
-    if (*tree_error == MPI_SUCCESS) {
-      try {
-        const tree::ExecutedTree executed =
-            ChooseTree(block_bytes, settings, node_first, root, method);
-        const tree::Tree views = tree::ToNodeViews(executed.tree, block_bytes);
-        const std::vector<tree::RankRange> node_parts =
-            executed.nodes ? tree::ChooseNodeParts(views, node_first)
-                           : std::vector<tree::RankRange>(p);
-        const std::vector<std::int64_t> encoded = tree::EncodeTree(views, block_bytes, node_parts);
-        std::copy(encoded.begin(), encoded.end(), words.begin() + 1);
-        words[0] = MPI_SUCCESS;
-      } catch (const std::bad_alloc&) {
-        *tree_error = MPI_ERR_NO_MEM;
-      } catch (const std::exception&) {
-        *tree_error = MPI_ERR_INTERN;
-      }
-    }
-  }
-  rc = PlanBcast(ctx, root, words.data(), static_cast<int>(words.size()));
-  if (rc != MPI_SUCCESS) return rc;
-  if (words[0] != MPI_SUCCESS) return MPI_SUCCESS;  // no tree: the verdict of init says why
-  try {
-    *view = tree::DecodeNode(words.data() + 1, p, root, ctx.rank);
-  } catch (const std::exception&) {
-    *node_error = MPI_ERR_INTERN;
-  }
-  return MPI_SUCCESS;
+    if (!ChooseDp(ctx.size, &method)) return MPI_ERR_ARG;
+    const tree::ExecutedTree executed = ChooseTree(block_bytes, settings, node_first, root, method);
+    *views = tree::ToNodeViews(executed.tree, block_bytes);
+    *node_parts = executed.nodes ? tree::ChooseNodeParts(*views, node_first)
+                                 : std::vector<tree::RankRange>(ctx.size);
+    return MPI_SUCCESS;
+  };
+  return SendTree(ctx, root, root_ok, block_bytes, build, view, tree_error, node_error);
 }
 
 }  // namespace
@@ -336,6 +356,19 @@ int PlanOptimal(const Args& call_args, Plan* plan,
 }
 
 }  // namespace
+
+int PlanLinkGreedyView(const CallContext& ctx, int root,
+                       const std::vector<std::int64_t>& block_bytes, tree::NodeView* view,
+                       int* tree_error, int* node_error) {
+  *tree_error = MPI_SUCCESS;
+  *node_error = MPI_SUCCESS;
+  const auto build = [&](tree::Tree* views, std::vector<tree::RankRange>* node_parts) {
+    *views = tree::LinkGreedyViews(block_bytes, root, RootPlanCosts());
+    node_parts->assign(ctx.size, tree::RankRange{});
+    return MPI_SUCCESS;
+  };
+  return SendTree(ctx, root, true, block_bytes, build, view, tree_error, node_error);
+}
 
 int PlanOptimalGather(const GatherArgs& args, GatherPlan* plan) {
   return PlanOptimal(args, plan, CheckGatherArgs);

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "../tree/link_greedy_tree.hpp"
 #include "../tree/loggp.hpp"
 #include "fit_costs.hpp"
 #include "fit_file.hpp"
@@ -226,6 +227,8 @@ const tree::RadixCosts& CachedModelCosts() {
 
 }  // namespace
 
+tree::LogGPParams RootPlanCosts() { return CachedModelCosts().SmallCallParams(1); }
+
 int GatherPieces(const tree::PieceRule** rule, bool* by_model) {
   // The setting is read at every call (as TUWCOLL_RADIX), the model's rule computed once.
   static const tree::PieceRule model = tree::GatherPieceRule(CachedModelCosts().SmallCallParams(1));
@@ -255,30 +258,39 @@ int GatherPieces(const tree::PieceRule** rule, bool* by_model) {
 }
 
 int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, bool root_ok,
-                     int root, const CallContext& ctx, const tree::PieceRule* pieces, int* radix) {
+                     int root, const CallContext& ctx, const tree::PieceRule* pieces, int* radix,
+                     bool* link_greedy) {
+  if (link_greedy != nullptr) *link_greedy = false;
   int set = 0;
   if (!RadixSetting(irr::formats::RadixFamily::kTuwkInit, &set)) return MPI_ERR_ARG;
   if (set != 0) {
     *radix = set;
     return MPI_SUCCESS;
   }
-  int chosen = kChoosePlannedRadix;
+  std::int64_t chosen[2] = {kChoosePlannedRadix, 0};  // the radix; 1: the link-greedy tree
   if (ctx.rank == root) {
     if (root_ok && static_cast<int>(block_bytes.size()) == ctx.size) {
-      tree::LogGPParams params = CachedModelCosts().SmallCallParams(1);
+      tree::LogGPParams params = RootPlanCosts();
       if (!scatter && pieces != nullptr) params.gather_pieces = *pieces;
-      chosen = tree::PlannedRadix(scatter, block_bytes, root, params);
+      if (scatter) {
+        chosen[0] = tree::PlannedRadix(scatter, block_bytes, root, params);
+      } else {
+        const tree::PlannedGatherTree tree = tree::PlannedGather(block_bytes, root, params);
+        chosen[0] = tree.radix;
+        chosen[1] = tree.link_greedy && link_greedy != nullptr;
+      }
     } else {
-      const int rc = ResolveRadix(TreeAlgorithm::kAdaptive, ctx.size, &chosen);
-      if (rc != MPI_SUCCESS) chosen = 2;  // (not reached: the setting was read above)
+      int resolved = kChoosePlannedRadix;
+      const int rc = ResolveRadix(TreeAlgorithm::kAdaptive, ctx.size, &resolved);
+      chosen[0] = rc == MPI_SUCCESS ? resolved : 2;  // (not reached: the setting was read above)
     }
   }
   // Point-to-point (PlanBcast), as the rest of the init: SMPI loses MPI_Bcast on the private
   // communicator (plan_messages.cpp; here non-roots got 0 at p = 8).
-  std::int64_t value = chosen;
-  const int rc = PlanBcast(ctx, root, &value, 1);
+  const int rc = PlanBcast(ctx, root, chosen, 2);
   if (rc != MPI_SUCCESS) return rc;
-  *radix = static_cast<int>(value);
+  *radix = static_cast<int>(chosen[0]);
+  if (link_greedy != nullptr) *link_greedy = chosen[1] != 0;
   return MPI_SUCCESS;
 }
 

@@ -3,7 +3,8 @@
 // TUWk_Gatherv: the same at radix k (ceil(log_k p) rounds; the radix from ResolveRadix, its own
 // family's), small cubes' data carried by the construction (tree/carried_cubes.hpp).
 // Plan (checks + construction) and run (data movement) are apart so that a persistent request
-// (TUW_Gatherv_init) plans once and runs at every start.
+// (TUW_Gatherv_init) plans once and runs at every start. TUWk_Gatherv_init's root may take the
+// link-greedy tree instead of the radix tree (RootPlannedRadix), which it hands out whole.
 #include <algorithm>
 
 #include "../tree/carried_cubes.hpp"
@@ -25,9 +26,17 @@ int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
     args.sendcount = 0;
   }
   if (plan->radix == kChooseRadixAtRoot) {
+    bool link_greedy = false;
     rc = RootPlannedRadix(false, plan->block_bytes, plan->local_error == MPI_SUCCESS, args.root,
-                          plan->ctx, plan->options.pieces, &plan->radix);
+                          plan->ctx, plan->options.pieces, &plan->radix, &link_greedy);
     if (rc != MPI_SUCCESS) return rc;
+    if (link_greedy) {  // the root's tree, handed out; the init's verdict reports bad arguments
+      int node_error = MPI_SUCCESS;
+      rc = PlanLinkGreedyView(plan->ctx, args.root, plan->block_bytes, &plan->view,
+                              &plan->error_in_tree, &node_error);
+      if (plan->local_error == MPI_SUCCESS) plan->local_error = node_error;
+      return rc;
+    }
   }
   CarriedData* carried = nullptr;
   if (plan->carried.max_bytes >= 0) {  // a non-root's own small block rides on its summary

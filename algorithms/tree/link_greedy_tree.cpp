@@ -1,6 +1,8 @@
 #include "link_greedy_tree.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -187,6 +189,31 @@ LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
   out.tree.steps[root] = {SequencedTree::kCopy};
   for (const auto& arrival : arrivals) out.tree.steps[root].push_back(arrival.second);
   return out;
+}
+
+Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
+                     const LogGPParams& params) {
+  const int p = static_cast<int>(block_bytes.size());
+  const std::int64_t total =
+      std::accumulate(block_bytes.begin(), block_bytes.end(), std::int64_t{0});
+  return ToNodeViews(BuildLinkGreedyTree(p, p > 0 ? total / p : 0, root, params).tree, block_bytes);
+}
+
+PlannedGatherTree PlannedGather(const std::vector<std::int64_t>& block_bytes, int root,
+                                const LogGPParams& params) {
+  PlannedGatherTree chosen;
+  chosen.radix = PlannedRadix(false, block_bytes, root, params);
+  if (block_bytes.size() <= 2) return chosen;
+  const bool equal = std::adjacent_find(block_bytes.begin(), block_bytes.end(),
+                                        std::not_equal_to<std::int64_t>()) == block_bytes.end();
+  if (block_bytes.size() > static_cast<std::size_t>(kLinkGreedyUnevenMaxRanks) && !equal) {
+    return chosen;
+  }
+  const double radix_time =
+      GatherTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params);
+  chosen.link_greedy =
+      PlannedGatherTime(LinkGreedyViews(block_bytes, root, params), params, true) < radix_time;
+  return chosen;
 }
 
 }  // namespace tuw::tree

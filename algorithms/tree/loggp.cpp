@@ -924,8 +924,9 @@ bool TwoLevelSmallScatter(int p, const LogGPParams& params) {
          p / params.ranks_per_node >= kTwoLevelMinNodes;
 }
 
-double PlannedGatherTime(const Tree& tree, const LogGPParams& params) {
-  return Timed(tree, nullptr, false, params, RunGather);
+double PlannedGatherTime(const Tree& tree, const LogGPParams& params, bool in_pieces) {
+  return in_pieces ? Timed(tree, nullptr, false, params, RunPiecedGather)
+                   : Timed(tree, nullptr, false, params, RunGather);
 }
 
 double PlannedScatterTime(const Tree& tree, const LogGPParams& params) {

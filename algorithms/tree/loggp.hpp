@@ -151,7 +151,8 @@ double ScatterTime(ModelTree tree, const std::vector<std::int64_t>& block_bytes,
 
 // The data phase alone of a tree built before the call (irrmodel's binary and optimal trees of
 // the linear model, as the executors run them: sizes known everywhere), with the same clocks.
-double PlannedGatherTime(const Tree& tree, const LogGPParams& params);
+// in_pieces: its edges in params.gather_pieces' pieces, as TUWk_Gatherv_init's starts run them.
+double PlannedGatherTime(const Tree& tree, const LogGPParams& params, bool in_pieces = false);
 double PlannedScatterTime(const Tree& tree, const LogGPParams& params);
 
 // The time TUW's construction alone takes (the last process to know its place).

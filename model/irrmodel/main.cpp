@@ -327,8 +327,7 @@ int LogGPTables(const Options& o) {
         kind_time(scatter ? ModelTree::kRootPlanned : ModelTree::kCarried, blocks, adaptive_radix));
     add("planned-k", kind_time(ModelTree::kPlanned, blocks, planned_radix));
     {  // the LogP bound's schedule as a tree (for the mean block), planned
-      const tuw::tree::Tree greedy = tuw::tree::ToNodeViews(
-          tuw::tree::BuildLinkGreedyTree(p, m / p, root, params).tree, blocks);
+      const tuw::tree::Tree greedy = tuw::tree::LinkGreedyViews(blocks, root, params);
       add("link-greedy", scatter ? tuw::tree::PlannedScatterTime(greedy, params)
                                  : tuw::tree::PlannedGatherTime(greedy, params));
     }

@@ -18,6 +18,7 @@
 #include "fit_costs.hpp"
 #include "fit_file.hpp"
 #include "linear_fit.hpp"
+#include "link_greedy_tree.hpp"
 #include "operation_table.hpp"
 #include "radix_record.hpp"
 #include "raw_csv.hpp"
@@ -89,6 +90,7 @@ struct SmallCallChoices {
   // library's one-level costs; a gather's edges in the recorded pieces), else the radix
   // TUWCOLL_RADIX forced.
   int init_radix = -1;
+  bool init_link_greedy = false;  // "model link-greedy": a gather's root may take that tree
   tuw::tree::LogGPParams init_params;
 };
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
@@ -156,8 +158,20 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
   if (kind == ModelTree::kPlanned && tree == "adaptive-k" && choices->init_radix >= 0) {
     tuw::tree::LogGPParams init_params = choices->init_params;
     init_params.gather_pieces = priced.gather_pieces;
-    *radix = choices->init_radix > 0 ? choices->init_radix
-                                     : tuw::tree::PlannedRadix(scatter, blocks, root, init_params);
+    if (choices->init_radix > 0) {
+      *radix = choices->init_radix;
+    } else if (scatter || !choices->init_link_greedy) {
+      *radix = tuw::tree::PlannedRadix(scatter, blocks, root, init_params);
+    } else {  // the root's choice of the two trees, as the library makes it
+      const tuw::tree::PlannedGatherTree chosen =
+          tuw::tree::PlannedGather(blocks, root, init_params);
+      *radix = chosen.radix;
+      if (chosen.link_greedy) {
+        *radix = 0;  // (no radix: the radix column shows none)
+        return tuw::tree::PlannedGatherTime(tuw::tree::LinkGreedyViews(blocks, root, init_params),
+                                            priced, true);
+      }
+    }
   }
   if (kind == ModelTree::kRootPlanned &&
       !tuw::tree::OneMessageCall(blocks.data(), p, params.one_message_max_bytes)) {
@@ -171,13 +185,20 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
 
 // A run's record of a radix its library chose (formats::RadixChoiceRecord), where present (else
 // *radix stays as it is): false with *error naming the record where it is not one.
+// link_greedy: where the record may say "model link-greedy" (a persistent request's), whether it
+// does.
 bool RadixChoiceOf(std::map<std::string, std::string>& meta, const std::string& key, int* radix,
-                   std::string* error) {
+                   std::string* error, bool* link_greedy = nullptr) {
   if (!meta.count(key)) return true;
-  if (formats::ParseRadixChoiceRecord(meta[key], tuw::tree::kMaxRadix, radix)) return true;
-  *error = "--from-results: " + key + "=" + meta[key] +
-           " is not 'model' or 'R TUWCOLL_RADIX' with R in 2.." +
-           std::to_string(tuw::tree::kMaxRadix);
+  bool says_link_greedy = false;
+  if (formats::ParseRadixChoiceRecord(meta[key], tuw::tree::kMaxRadix, radix, &says_link_greedy) &&
+      (link_greedy != nullptr || !says_link_greedy)) {
+    if (link_greedy != nullptr) *link_greedy = says_link_greedy;
+    return true;
+  }
+  *error = "--from-results: " + key + "=" + meta[key] + " is not 'model'" +
+           (link_greedy != nullptr ? ", 'model link-greedy'" : "") +
+           " or 'R TUWCOLL_RADIX' with R in 2.." + std::to_string(tuw::tree::kMaxRadix);
   return false;
 }
 
@@ -427,7 +448,8 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   // A larger TUWk_Scatterv call's radix and a persistent request's: as the run recorded them
   // (none before the records: TUWk's, TUWk_init's).
   if (!RadixChoiceOf(meta, "tuwcoll_large_scatter_radix", &step_choices.large_radix, error) ||
-      !RadixChoiceOf(meta, "tuwcoll_init_radix", &step_choices.init_radix, error)) {
+      !RadixChoiceOf(meta, "tuwcoll_init_radix", &step_choices.init_radix, error,
+                     &step_choices.init_link_greedy)) {
     return false;
   }
   step_choices.large_params = costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node));

@@ -828,6 +828,53 @@ def test_logp_bound_below_every_measured_minimum():
     assert checked == 300 + 12 + 60, checked
 
 
+def test_init_root_takes_the_tree_the_simulation_measured_faster(tmp_path):
+    """TUWk_Gatherv_init's root chooses between its radix tree and the link-greedy tree
+    (tree::PlannedGather; a run of a build that does records tuwcoll_init_radix "model
+    link-greedy", and irrmodel prices each start at that choice). Held against link-greedy-trees,
+    where both trees ran side by side at p = 560 (the link-greedy tree as Optimal_Gatherv_init's
+    rows): on the run's fit the choice takes the tree measured faster in all 10 cells of b = 1 and
+    10 (the link-greedy tree everywhere but Decreasing at b = 10, whose radix tree was 1.29x
+    faster) and prices the link-greedy tree within the issue's band of its measured start (0.95-1.21).
+    Two blocks, where both trees take 3.9 us, keeps the radix tree; a record
+    "model" (the builds before) the radix tree everywhere."""
+    run = SIMULATED / "link-greedy-trees"
+    fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
+    for b in (1, 10):
+        text = (run / f"raw-560-b{b}.csv").read_text()
+        assert "# tuwcoll_init_radix=model\n" in text
+        raw = tmp_path / f"b{b}.csv"
+        raw.write_text(text.replace("# tuwcoll_init_radix=model\n",
+                                    "# tuwcoll_init_radix=model link-greedy\n"))
+        rows = {(r["op"], r["distribution"]): r for r in model_rows(raw, fit)}
+        before = {(r["op"], r["distribution"]): r
+                  for r in model_rows(run / f"raw-560-b{b}.csv", fit)}
+        for dist in ("same", "random", "spikes", "decreasing", "alternating", "two_blocks"):
+            greedy = float(rows["Optimal_Gatherv_init", dist]["measured_median_us"])
+            start = rows["TUWk_Gatherv_init", dist]
+            radix_tree = float(start["measured_median_us"])
+            assert before["TUWk_Gatherv_init", dist]["radix"] not in ("", "0")
+            took_link_greedy = start["radix"] in ("", "0")
+            if dist == "two_blocks":
+                assert not took_link_greedy and greedy == radix_tree
+                continue
+            assert took_link_greedy == (greedy < radix_tree), (b, dist, greedy, radix_tree)
+            if took_link_greedy:
+                priced = float(start["loggp_us"])
+                assert BAND[0] <= greedy / priced <= BAND[1], (b, dist, greedy, priced)
+            else:
+                assert start["loggp_us"] == before["TUWk_Gatherv_init", dist]["loggp_us"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text((run / "raw-560-b1.csv").read_text().replace(
+        "# tuwcoll_large_scatter_radix=model\n",
+        "# tuwcoll_large_scatter_radix=model link-greedy\n"))
+    result = subprocess.run([str(BINARY), "--from-results", str(bad), "--alpha-beta", str(fit),
+                             "--format", "tsv", "--max-mem", "1"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2, result.stderr
+    assert "tuwcoll_large_scatter_radix=model link-greedy is not" in result.stderr
+
+
 def test_link_greedy_tree_near_the_bound_at_560():
     """link-greedy-trees: the LogP bound's schedule as a planned gather tree (run by a patched
     Optimal_Gatherv_init, recorded TUWCOLL_TREE_FILE) beside TUWk_Gatherv_init's starts, p = 560.
