@@ -71,9 +71,17 @@ class Schedule {
     return out;
   }
 
+  int Ranks() const { return p_; }
+  // The grid point at or below t at which Deadline computed A (the same double).
+  double GridPointBelow(double t) const {
+    const std::size_t k = static_cast<std::size_t>(t / kLinkGreedyGridUs + 1e-9);
+    return grid_t_[std::min(k, grid_t_.size() - 1)];
+  }
+
   // A(t) on the grid until it reaches p; the least such t.
   double Deadline() {
     held_.assign(1, 1);
+    grid_t_.assign(1, 0);
     double t = 0;
     constexpr int kMaxGridPoints = 100000000;
     while (held_.back() < p_) {
@@ -86,6 +94,7 @@ class Schedule {
       int total = 0;
       for (const auto& message : Messages(t, p_ - 1)) total += message.first;
       held_.push_back(1 + total);
+      grid_t_.push_back(t);
     }
     return static_cast<double>(held_.size() - 1) * kLinkGreedyGridUs;
   }
@@ -95,14 +104,27 @@ class Schedule {
   double overhead_, step_;
   std::vector<MessageCost> costs_;
   std::vector<int> held_;
+  std::vector<double> grid_t_;  // the time at which each grid point's A was computed
 };
 
 // The messages of a range of n ranks (its sender and n - 1 more) by its deadline, earliest
 // first, trimmed to n - 1 blocks: the earliest (smallest) give up what is too much.
 std::vector<std::pair<int, double>> Trimmed(const Schedule& schedule, double deadline, int n) {
   std::vector<std::pair<int, double>> latest_first = schedule.Messages(deadline, n - 1);
-  int excess = -(n - 1);
-  for (const auto& message : latest_first) excess += message.first;
+  const auto excess_of = [&] {
+    int excess = -(n - 1);
+    for (const auto& message : latest_first) excess += message.first;
+    return excess;
+  };
+  int excess = excess_of();
+  if (excess < 0) {
+    // The walk is not monotone in its deadline where the measured curve steps (one block more
+    // can cost the link more than the later deadline gains): take the walk that set A at the
+    // grid point below the deadline, which carries A - 1 >= n - 1 blocks (p = 560, 2-byte
+    // blocks on radix-560-current's fit: a range of 276 ranks fell short).
+    latest_first = schedule.Messages(schedule.GridPointBelow(deadline), schedule.Ranks() - 1);
+    excess = excess_of();
+  }
   if (excess < 0) {
     throw std::logic_error("BuildLinkGreedyTree: a range of " + std::to_string(n) +
                            " ranks does not fit its deadline");
@@ -211,8 +233,12 @@ PlannedGatherTree PlannedGather(const std::vector<std::int64_t>& block_bytes, in
   }
   const double radix_time =
       GatherTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params);
-  chosen.link_greedy =
-      PlannedGatherTime(LinkGreedyViews(block_bytes, root, params), params, true) < radix_time;
+  try {
+    chosen.link_greedy =
+        PlannedGatherTime(LinkGreedyViews(block_bytes, root, params), params, true) < radix_time;
+  } catch (const std::logic_error&) {  // no schedule found (not seen since Trimmed's fallback):
+    chosen.link_greedy = false;        // the radix tree, never a library call that stops here
+  }
   return chosen;
 }
 
