@@ -52,8 +52,9 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 // (tuwcoll_init_radix; its root's on its counts at the init, tree::PlannedRadix); files of the
 // builds before have none (such a call ran at tuwcoll_radix's TUWk, such a request at its
 // TUWk_init). ParseRadixChoiceRecord: false for anything else; *radix: R, or 0 for "model".
-// "model link-greedy" (tuwcoll_init_radix, builds since 2026-12-07): a TUWk_Gatherv_init request's
-// root chooses between its radix tree and the link-greedy tree (tree::PlannedGather);
+// "model link-greedy" (tuwcoll_init_radix, builds since 2026-12-07): a TUWk_*_init request's root
+// chooses between its radix tree and the link-greedy tree (tree::PlannedTree; scatters since the
+// second change of that day: the day's runs of the first have gathers only);
 // *link_greedy (where not null): whether the record says so.
 std::string RadixChoiceRecord(int radix, bool by_model, bool link_greedy = false);
 bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix,

@@ -644,7 +644,7 @@ TEST(LinkGreedyTree, PlannedGatherTakesTheFasterTree) {
   const std::vector<std::int64_t> blocks(7, 4);
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 7, Params(2, 1, 0)), 9);
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 2, Params(2, 1, 0)), 9);
-  const PlannedGatherTree chosen = PlannedGather(blocks, 3, Params(2, 1, 0));
+  const PlannedTreeChoice chosen = PlannedTree(false, blocks, 3, Params(2, 1, 0));
   EXPECT_TRUE(chosen.link_greedy);
   EXPECT_EQ(chosen.radix, 2);
   EXPECT_DOUBLE_EQ(PlannedGatherTime(LinkGreedyViews(blocks, 3, Params(2, 1, 0)), Params(2, 1, 0)),
@@ -653,11 +653,18 @@ TEST(LinkGreedyTree, PlannedGatherTakesTheFasterTree) {
   // the radix tree.
   LogGPParams free_messages = Params(2, 0, 0);
   free_messages.network.us_per_byte = 0.5;
-  EXPECT_FALSE(PlannedGather(std::vector<std::int64_t>(4, 4), 1, free_messages).link_greedy);
+  EXPECT_FALSE(PlannedTree(false, std::vector<std::int64_t>(4, 4), 1, free_messages).link_greedy);
+  // As a scatter: the star's six sends leave the root at 1, ..., 6 and are taken by 4, ..., 9;
+  // the link-greedy tree's first child forwards its grandchild's block at 4-5 (taken by 8), the
+  // root's other five sends taken by 5, ..., 8: 8 = 0.89 of 9, within kScatterLinkGreedyMaxRatio.
+  EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kPlanned, blocks, 3, 7, Params(2, 1, 0), 0), 9);
+  EXPECT_DOUBLE_EQ(PlannedScatterTime(LinkGreedyViews(blocks, 3, Params(2, 1, 0)), Params(2, 1, 0)),
+                   8);
+  EXPECT_TRUE(PlannedTree(true, blocks, 3, Params(2, 1, 0)).link_greedy);
   std::vector<std::int64_t> many(kLinkGreedyUnevenMaxRanks + 1, 4);
-  EXPECT_TRUE(PlannedGather(many, 0, Params(2, 1, 0)).link_greedy);
+  EXPECT_TRUE(PlannedTree(false, many, 0, Params(2, 1, 0)).link_greedy);
   many[5] = 8;
-  EXPECT_FALSE(PlannedGather(many, 0, Params(2, 1, 0)).link_greedy);
+  EXPECT_FALSE(PlannedTree(false, many, 0, Params(2, 1, 0)).link_greedy);
 }
 
 TEST(LinkGreedyTree, BadArguments) {

@@ -175,9 +175,9 @@ int GatherPieces(const tree::PieceRule** rule, bool* by_model = nullptr);
 // kChooseRadixAtRoot's radix, the same on every process: TUWCOLL_RADIX's TUWk_init where it names
 // one, else the root's choice on its block_bytes (tree::PlannedRadix on the model's costs, a
 // gather's edges in `pieces`; the 4-byte radix where root_ok is false: bad arguments at the root,
-// which the construction then reports), broadcast on ctx's communicator. A gather's root also
-// chooses between that radix tree and the link-greedy tree (tree::PlannedGather; *link_greedy,
-// where link_greedy is not null; never where TUWCOLL_RADIX names TUWk_init's radix). Every process
+// which the construction then reports), broadcast on ctx's communicator. The root also chooses
+// between that radix tree and the link-greedy tree (tree::PlannedTree; *link_greedy, where
+// link_greedy is not null; never where TUWCOLL_RADIX names TUWk_init's radix). Every process
 // calls it at the same point of the init, whatever its own arguments; the choice's message is its
 // first on TUWCOLL_TAG_PLAN, ahead of the init's verdict.
 int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, bool root_ok,
@@ -372,7 +372,7 @@ int PlanOptimalGather(const GatherArgs& args, GatherPlan* plan);
 int PlanOptimalGroup(const CallContext& ctx, int root, std::int64_t own_bytes, int own_error,
                      tree::NodeView* view);
 int PlanOptimalScatter(const ScatterArgs& args, ScatterPlan* plan);
-// TUWk_Gatherv_init's link-greedy tree (tree::LinkGreedyViews on RootPlanCosts, where the root
+// TUWk_*_init's link-greedy tree (tree::LinkGreedyViews on RootPlanCosts, where the root
 // chose it: RootPlannedRadix), computed by the root on its block_bytes and handed out as the
 // optimal tree's: *view, this process's node; *tree_error (at the root) a failure to compute it,
 // *node_error one to decode this process's node. Collective; the root's arguments are good.

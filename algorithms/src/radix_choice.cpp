@@ -272,13 +272,9 @@ int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes,
     if (root_ok && static_cast<int>(block_bytes.size()) == ctx.size) {
       tree::LogGPParams params = RootPlanCosts();
       if (!scatter && pieces != nullptr) params.gather_pieces = *pieces;
-      if (scatter) {
-        chosen[0] = tree::PlannedRadix(scatter, block_bytes, root, params);
-      } else {
-        const tree::PlannedGatherTree tree = tree::PlannedGather(block_bytes, root, params);
-        chosen[0] = tree.radix;
-        chosen[1] = tree.link_greedy && link_greedy != nullptr;
-      }
+      const tree::PlannedTreeChoice tree = tree::PlannedTree(scatter, block_bytes, root, params);
+      chosen[0] = tree.radix;
+      chosen[1] = tree.link_greedy && link_greedy != nullptr;
     } else {
       int resolved = kChoosePlannedRadix;
       const int rc = ResolveRadix(TreeAlgorithm::kAdaptive, ctx.size, &resolved);

@@ -2,7 +2,8 @@
 // "the linear time gather trees can likewise be used for the irregular scatter problem").
 // Plan and run apart, as for TUW_Gatherv (TUW_Scatterv_init plans once). The same at radix k:
 // TUWk_Scatterv_init, and TUWk_Scatterv on an intercommunicator (root_planned_scatter.cpp has
-// TUWk_Scatterv on an intracommunicator).
+// TUWk_Scatterv on an intracommunicator). TUWk_Scatterv_init's root may take the link-greedy tree
+// instead of the radix tree (RootPlannedRadix), which it hands out whole.
 #include "internal.hpp"
 
 namespace tuw::detail {
@@ -19,9 +20,17 @@ int PlanTuwScatter(const ScatterArgs& call_args, ScatterPlan* plan) {
     args.recvcount = 0;
   }
   if (plan->radix == kChooseRadixAtRoot) {
+    bool link_greedy = false;
     rc = RootPlannedRadix(true, plan->block_bytes, plan->local_error == MPI_SUCCESS, args.root,
-                          plan->ctx, nullptr, &plan->radix);
+                          plan->ctx, nullptr, &plan->radix, &link_greedy);
     if (rc != MPI_SUCCESS) return rc;
+    if (link_greedy) {  // the root's tree, handed out; the init's verdict reports bad arguments
+      int node_error = MPI_SUCCESS;
+      rc = PlanLinkGreedyView(plan->ctx, args.root, plan->block_bytes, &plan->view,
+                              &plan->error_in_tree, &node_error);
+      if (plan->local_error == MPI_SUCCESS) plan->local_error = node_error;
+      return rc;
+    }
   }
   plan->options.prior_failure = BuildAdaptiveView(
       plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root, plan->radix,

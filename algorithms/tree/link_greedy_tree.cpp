@@ -221,21 +221,24 @@ Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
   return ToNodeViews(BuildLinkGreedyTree(p, p > 0 ? total / p : 0, root, params).tree, block_bytes);
 }
 
-PlannedGatherTree PlannedGather(const std::vector<std::int64_t>& block_bytes, int root,
-                                const LogGPParams& params) {
-  PlannedGatherTree chosen;
-  chosen.radix = PlannedRadix(false, block_bytes, root, params);
+PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
+                              const LogGPParams& params) {
+  PlannedTreeChoice chosen;
+  chosen.radix = PlannedRadix(scatter, block_bytes, root, params);
   if (block_bytes.size() <= 2) return chosen;
   const bool equal = std::adjacent_find(block_bytes.begin(), block_bytes.end(),
                                         std::not_equal_to<std::int64_t>()) == block_bytes.end();
   if (block_bytes.size() > static_cast<std::size_t>(kLinkGreedyUnevenMaxRanks) && !equal) {
     return chosen;
   }
-  const double radix_time =
-      GatherTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params);
   try {
+    const Tree link_greedy = LinkGreedyViews(block_bytes, root, params);
     chosen.link_greedy =
-        PlannedGatherTime(LinkGreedyViews(block_bytes, root, params), params, true) < radix_time;
+        scatter ? PlannedScatterTime(link_greedy, params) <=
+                      kScatterLinkGreedyMaxRatio * ScatterTime(ModelTree::kPlanned, block_bytes,
+                                                               root, chosen.radix, params, 0)
+                : PlannedGatherTime(link_greedy, params, true) <
+                      GatherTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params);
   } catch (const std::logic_error&) {  // no schedule found (not seen since Trimmed's fallback):
     chosen.link_greedy = false;        // the radix tree, never a library call that stops here
   }

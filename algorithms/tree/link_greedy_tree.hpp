@@ -44,24 +44,30 @@ LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
 Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
                      const LogGPParams& params);
 
-// A TUWk_Gatherv_init request's tree, chosen at the init by its root, which knows every block:
-// PlannedRadix's radix tree, or the link-greedy tree (LinkGreedyViews) where the model prices its
-// start faster on these blocks (both with their edges in params.gather_pieces, as the starts run
-// them). The model ranked the two as the simulation did in all 10 cells of p = 560, b = 1 and 10
-// (results/simulated/link-greedy-trees): the link-greedy tree 1.04-1.05x the LogP bound at b = 1
-// (the radix tree 1.26-1.33x), 0.80-0.85 of the radix tree's start at b = 10 but Decreasing's
-// (1.29x slower there: a shape for equal blocks, which the model sees). irrmodel prices a run's
-// requests with it (tuwcoll_init_radix "model link-greedy"). On more than
-// kLinkGreedyUnevenMaxRanks ranks only for equal blocks: at p = 6400, b = 1 the model priced the
-// link-greedy tree 1-10 % faster on Random, Spikes and Decreasing, where the simulation measured
-// it 1.16-1.30x slower than the radix tree (on Same and Alternating, equal blocks at b = 1, 0.81x,
-// as the model said); between 560 and 6400 nothing was measured.
+// A TUWk_Gatherv_init / TUWk_Scatterv_init request's tree, chosen at the init by its root, which
+// knows every block: PlannedRadix's radix tree, or the link-greedy tree (LinkGreedyViews) where
+// the model prices its start on these blocks faster (a gather's edges in params.gather_pieces, as
+// the starts run them), a scatter's by kScatterLinkGreedyMaxRatio. irrmodel prices a run's
+// requests with it (tuwcoll_init_radix "model link-greedy").
+// Gathers: the model ranked the two as the simulation did in all 10 cells of p = 560, b = 1 and
+// 10 (results/simulated/link-greedy-trees): the link-greedy tree 1.04-1.05x the LogP bound at
+// b = 1 (the radix tree 1.26-1.33x), 0.80-0.85 of the radix tree's start at b = 10 but
+// Decreasing's (1.29x slower there: a shape for equal blocks, which the model sees).
+// Scatters: the model prices the link-greedy tree 0.82-0.84 of the radix tree at b = 1, where it
+// ran 0.85-0.93 of it, but at b = 10 it misranked three of five cells priced within 0.98-1.10 (the
+// root's sends share its link, which the model sees only in part): a scatter takes it only where
+// priced at most 0.9 of the radix tree.
+// On more than kLinkGreedyUnevenMaxRanks ranks only for equal blocks: at p = 6400, b = 1 the model
+// priced the link-greedy gather 1-10 % faster on Random, Spikes and Decreasing, where the
+// simulation measured it 1.16-1.30x slower than the radix tree (on Same and Alternating, equal
+// blocks at b = 1, 0.81x, as the model said); between 560 and 6400 nothing was measured.
 constexpr int kLinkGreedyUnevenMaxRanks = 1024;
-struct PlannedGatherTree {
+constexpr double kScatterLinkGreedyMaxRatio = 0.9;
+struct PlannedTreeChoice {
   int radix = 2;
   bool link_greedy = false;
 };
-PlannedGatherTree PlannedGather(const std::vector<std::int64_t>& block_bytes, int root,
-                                const LogGPParams& params);
+PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
+                              const LogGPParams& params);
 
 }  // namespace tuw::tree

@@ -160,16 +160,17 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
     init_params.gather_pieces = priced.gather_pieces;
     if (choices->init_radix > 0) {
       *radix = choices->init_radix;
-    } else if (scatter || !choices->init_link_greedy) {
+    } else if (!choices->init_link_greedy) {
       *radix = tuw::tree::PlannedRadix(scatter, blocks, root, init_params);
     } else {  // the root's choice of the two trees, as the library makes it
-      const tuw::tree::PlannedGatherTree chosen =
-          tuw::tree::PlannedGather(blocks, root, init_params);
+      const tuw::tree::PlannedTreeChoice chosen =
+          tuw::tree::PlannedTree(scatter, blocks, root, init_params);
       *radix = chosen.radix;
       if (chosen.link_greedy) {
         *radix = 0;  // (no radix: the radix column shows none)
-        return tuw::tree::PlannedGatherTime(tuw::tree::LinkGreedyViews(blocks, root, init_params),
-                                            priced, true);
+        const tuw::tree::Tree tree = tuw::tree::LinkGreedyViews(blocks, root, init_params);
+        return scatter ? tuw::tree::PlannedScatterTime(tree, priced)
+                       : tuw::tree::PlannedGatherTime(tree, priced, true);
       }
     }
   }
