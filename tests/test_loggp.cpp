@@ -661,6 +661,14 @@ TEST(LinkGreedyTree, PlannedGatherTakesTheFasterTree) {
   EXPECT_DOUBLE_EQ(PlannedScatterTime(LinkGreedyViews(blocks, 3, Params(2, 1, 0)), Params(2, 1, 0)),
                    8);
   EXPECT_TRUE(PlannedTree(true, blocks, 3, Params(2, 1, 0)).link_greedy);
+  // Without a cost per byte the tree would win at any size; above kLinkGreedyMaxMeanBytes a mean
+  // block keeps the radix tree.
+  EXPECT_TRUE(
+      PlannedTree(false, std::vector<std::int64_t>(7, kLinkGreedyMaxMeanBytes), 3, Params(2, 1, 0))
+          .link_greedy);
+  EXPECT_FALSE(PlannedTree(false, std::vector<std::int64_t>(7, kLinkGreedyMaxMeanBytes + 1), 3,
+                           Params(2, 1, 0))
+                   .link_greedy);
   std::vector<std::int64_t> many(kLinkGreedyUnevenMaxRanks + 1, 4);
   EXPECT_TRUE(PlannedTree(false, many, 0, Params(2, 1, 0)).link_greedy);
   many[5] = 8;

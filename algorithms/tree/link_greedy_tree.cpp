@@ -231,6 +231,11 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
   if (block_bytes.size() > static_cast<std::size_t>(kLinkGreedyUnevenMaxRanks) && !equal) {
     return chosen;
   }
+  const std::int64_t total =
+      std::accumulate(block_bytes.begin(), block_bytes.end(), std::int64_t{0});
+  if (total / static_cast<std::int64_t>(block_bytes.size()) > kLinkGreedyMaxMeanBytes) {
+    return chosen;
+  }
   try {
     const Tree link_greedy = LinkGreedyViews(block_bytes, root, params);
     chosen.link_greedy =

@@ -61,7 +61,12 @@ Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
 // priced the link-greedy gather 1-10 % faster on Random, Spikes and Decreasing, where the
 // simulation measured it 1.16-1.30x slower than the radix tree (on Same and Alternating, equal
 // blocks at b = 1, 0.81x, as the model said); between 560 and 6400 nothing was measured.
+// Only where the mean block is at most kLinkGreedyMaxMeanBytes: what was simulated to gain (b = 1
+// and 10, 4-84-byte means; at 560 the model never took the tree at b = 100 either), and a bound
+// on the root's work at the init (its schedule's grid grows with the gather's time: p = 6400 with
+// 4000-byte blocks took 0.45 s, where the model would have taken it unmeasured).
 constexpr int kLinkGreedyUnevenMaxRanks = 1024;
+constexpr std::int64_t kLinkGreedyMaxMeanBytes = 256;
 constexpr double kScatterLinkGreedyMaxRatio = 0.9;
 struct PlannedTreeChoice {
   int radix = 2;
