@@ -379,6 +379,23 @@ int PlanOptimalScatter(const ScatterArgs& args, ScatterPlan* plan);
 int PlanLinkGreedyView(const CallContext& ctx, int root,
                        const std::vector<std::int64_t>& block_bytes, tree::NodeView* view,
                        int* tree_error, int* node_error);
+// kChooseRadixAtRoot's tree for a TUWk_*_init plan (GatherPlan or ScatterPlan): its root's radix
+// (RootPlannedRadix, into plan->radix) or, where the root took the link-greedy tree, that tree
+// handed out (PlanLinkGreedyView, into plan->view; *handed_out, and no construction follows).
+template <typename Plan>
+int PlanRootsChoice(bool scatter, const tree::PieceRule* pieces, Plan* plan, bool* handed_out) {
+  *handed_out = false;
+  bool link_greedy = false;
+  int rc = RootPlannedRadix(scatter, plan->block_bytes, plan->local_error == MPI_SUCCESS,
+                            plan->args.root, plan->ctx, pieces, &plan->radix, &link_greedy);
+  if (rc != MPI_SUCCESS || !link_greedy) return rc;
+  *handed_out = true;  // the init's verdict reports bad arguments
+  int node_error = MPI_SUCCESS;
+  rc = PlanLinkGreedyView(plan->ctx, plan->args.root, plan->block_bytes, &plan->view,
+                          &plan->error_in_tree, &node_error);
+  if (plan->local_error == MPI_SUCCESS) plan->local_error = node_error;
+  return rc;
+}
 // The model's one-level costs the root of a persistent TUWk request plans with (the fit file's,
 // TUWCOLL_MODEL_FIT, read once per process; else the built-in ones).
 tree::LogGPParams RootPlanCosts();

@@ -26,17 +26,9 @@ int PlanTuwGather(const GatherArgs& call_args, GatherPlan* plan) {
     args.sendcount = 0;
   }
   if (plan->radix == kChooseRadixAtRoot) {
-    bool link_greedy = false;
-    rc = RootPlannedRadix(false, plan->block_bytes, plan->local_error == MPI_SUCCESS, args.root,
-                          plan->ctx, plan->options.pieces, &plan->radix, &link_greedy);
-    if (rc != MPI_SUCCESS) return rc;
-    if (link_greedy) {  // the root's tree, handed out; the init's verdict reports bad arguments
-      int node_error = MPI_SUCCESS;
-      rc = PlanLinkGreedyView(plan->ctx, args.root, plan->block_bytes, &plan->view,
-                              &plan->error_in_tree, &node_error);
-      if (plan->local_error == MPI_SUCCESS) plan->local_error = node_error;
-      return rc;
-    }
+    bool handed_out = false;
+    rc = PlanRootsChoice(false, plan->options.pieces, plan, &handed_out);
+    if (rc != MPI_SUCCESS || handed_out) return rc;
   }
   CarriedData* carried = nullptr;
   if (plan->carried.max_bytes >= 0) {  // a non-root's own small block rides on its summary

@@ -20,17 +20,9 @@ int PlanTuwScatter(const ScatterArgs& call_args, ScatterPlan* plan) {
     args.recvcount = 0;
   }
   if (plan->radix == kChooseRadixAtRoot) {
-    bool link_greedy = false;
-    rc = RootPlannedRadix(true, plan->block_bytes, plan->local_error == MPI_SUCCESS, args.root,
-                          plan->ctx, nullptr, &plan->radix, &link_greedy);
-    if (rc != MPI_SUCCESS) return rc;
-    if (link_greedy) {  // the root's tree, handed out; the init's verdict reports bad arguments
-      int node_error = MPI_SUCCESS;
-      rc = PlanLinkGreedyView(plan->ctx, args.root, plan->block_bytes, &plan->view,
-                              &plan->error_in_tree, &node_error);
-      if (plan->local_error == MPI_SUCCESS) plan->local_error = node_error;
-      return rc;
-    }
+    bool handed_out = false;
+    rc = PlanRootsChoice(true, nullptr, plan, &handed_out);
+    if (rc != MPI_SUCCESS || handed_out) return rc;
   }
   plan->options.prior_failure = BuildAdaptiveView(
       plan->ctx.private_comm, plan->ctx.rank, plan->ctx.size, args.root, plan->radix,
