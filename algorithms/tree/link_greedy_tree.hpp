@@ -9,7 +9,9 @@
 //
 // Simulated (results/simulated/link-greedy-trees, p = 560, equal blocks, run at the root's plan by
 // a patched Optimal_Gatherv_init): b = 1 11.26-11.37 us, 1.04-1.05x the LogP bound
-// (TUWk_Gatherv_init 13.68-14.39); b = 10 Same 17.44 us (1.38x; TUWk_Gatherv_init 21.67).
+// (TUWk_Gatherv_init 13.68-14.39); b = 10 Same 17.44 us (1.38x; TUWk_Gatherv_init 21.67). The
+// library runs it from TUWk_*_init where its root takes it (PlannedTree below;
+// results/simulated/link-greedy-init).
 //
 // The shape is for p equal blocks; every subtree is a contiguous rank range (an ordered tree, as
 // the executors need), its sender its first rank; the root's children lie left and right of it.
