@@ -634,13 +634,13 @@ TEST(LinkGreedyTree, TwoLeavesWhereTheLinkDecides) {
               kLinkGreedyGridUs);
 }
 
-// TUWk_Gatherv_init's root takes the link-greedy tree where the model prices it faster: p = 7,
+// A TUWk_*_init root takes the link-greedy tree where the model prices it faster: p = 7,
 // o = 1, L = 2 (KarpsBroadcastWithoutBytes) gives it 8, the radix trees 9: the star (six messages
 // arrive at o + L = 3 and take the root's o each) and radix 2 (eager: rank 4 takes 5's and 6's
 // blocks at 3-5, sends at 5, the root takes it at 8-9 after 2's at 3-4 and 0's at 7-8; a tie goes
 // to the smaller radix). On more than kLinkGreedyUnevenMaxRanks ranks uneven blocks keep the
 // radix tree.
-TEST(LinkGreedyTree, PlannedGatherTakesTheFasterTree) {
+TEST(LinkGreedyTree, PlannedTreeTakesTheFasterTree) {
   const std::vector<std::int64_t> blocks(7, 4);
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 7, Params(2, 1, 0)), 9);
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 2, Params(2, 1, 0)), 9);

@@ -82,7 +82,7 @@ int TUWk_Radix_gatherv(MPI_Comm comm, int *radix);
  * on an intracommunicator the model's best for the data phase alone (the tree is built once, at
  * init), which is larger than TUWk_*'s where the construction's rounds cost more than they save;
  * a request's own radix there is its root's choice on its counts at the init (the model's fastest
- * start on them; a gather's root may take the link-greedy tree instead, where the model prices it
+ * start on them; the root may take the link-greedy tree instead, where the model prices it
  * faster), this one where the root's arguments are bad. On an intercommunicator (trees
  * built at every start) TUWk_Radix's. TUWCOLL_RADIX sets all of them. Errors as TUWk_Radix. */
 int TUWk_Radix_init(MPI_Comm comm, int *radix);

@@ -120,8 +120,8 @@ std::vector<std::pair<int, double>> Trimmed(const Schedule& schedule, double dea
   if (excess < 0) {
     // The walk is not monotone in its deadline where the measured curve steps (one block more
     // can cost the link more than the later deadline gains): take the walk that set A at the
-    // grid point below the deadline, which carries A - 1 >= n - 1 blocks (p = 560, 2-byte
-    // blocks on radix-560-current's fit: a range of 276 ranks fell short).
+    // grid point below the deadline, which carries A - 1 >= n - 1 blocks (p = 560, 64-byte
+    // blocks on radix-560-current's fit: a range of 202 ranks fell short).
     latest_first = schedule.Messages(schedule.GridPointBelow(deadline), schedule.Ranks() - 1);
     excess = excess_of();
   }

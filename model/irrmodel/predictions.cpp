@@ -90,7 +90,7 @@ struct SmallCallChoices {
   // library's one-level costs; a gather's edges in the recorded pieces), else the radix
   // TUWCOLL_RADIX forced.
   int init_radix = -1;
-  bool init_link_greedy = false;  // "model link-greedy": a gather's root may take that tree
+  bool init_link_greedy = false;  // "model link-greedy": the root may take that tree
   tuw::tree::LogGPParams init_params;
 };
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
