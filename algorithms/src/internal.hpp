@@ -177,12 +177,13 @@ int GatherPieces(const tree::PieceRule** rule, bool* by_model = nullptr);
 // gather's edges in `pieces`; the 4-byte radix where root_ok is false: bad arguments at the root,
 // which the construction then reports), broadcast on ctx's communicator. The root also chooses
 // between that radix tree and the link-greedy tree (tree::PlannedTree; *link_greedy, where
-// link_greedy is not null; never where TUWCOLL_RADIX names TUWk_init's radix). Every process
+// link_greedy is not null, and at the root *link_greedy_tree, the tree it priced; never where
+// TUWCOLL_RADIX names TUWk_init's radix). Every process
 // calls it at the same point of the init, whatever its own arguments; the choice's message is its
 // first on TUWCOLL_TAG_PLAN, ahead of the init's verdict.
 int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, bool root_ok,
                      int root, const CallContext& ctx, const tree::PieceRule* pieces, int* radix,
-                     bool* link_greedy = nullptr);
+                     bool* link_greedy = nullptr, tree::Tree* link_greedy_tree = nullptr);
 // Optimal_*_init on an intercommunicator: the non-root group's optimal tree rooted at its local
 // rank 0 (which hands over to the root), from every member's own block size; one verdict (the
 // first bad own arguments in the group, or a failed computation) for the group and the root,
@@ -372,13 +373,13 @@ int PlanOptimalGather(const GatherArgs& args, GatherPlan* plan);
 int PlanOptimalGroup(const CallContext& ctx, int root, std::int64_t own_bytes, int own_error,
                      tree::NodeView* view);
 int PlanOptimalScatter(const ScatterArgs& args, ScatterPlan* plan);
-// TUWk_*_init's link-greedy tree (tree::LinkGreedyViews on RootPlanCosts, where the root
-// chose it: RootPlannedRadix), computed by the root on its block_bytes and handed out as the
-// optimal tree's: *view, this process's node; *tree_error (at the root) a failure to compute it,
-// *node_error one to decode this process's node. Collective; the root's arguments are good.
+// TUWk_*_init's link-greedy tree, as its root chose and priced it (RootPlannedRadix's
+// link_greedy_tree: `tree`, significant at the root only), handed out as the optimal tree is:
+// *view, this process's node; *tree_error (at the root) a failure to encode it, *node_error one to
+// decode this process's node. Collective; the root's arguments are good.
 int PlanLinkGreedyView(const CallContext& ctx, int root,
-                       const std::vector<std::int64_t>& block_bytes, tree::NodeView* view,
-                       int* tree_error, int* node_error);
+                       const std::vector<std::int64_t>& block_bytes, const tree::Tree& tree,
+                       tree::NodeView* view, int* tree_error, int* node_error);
 // kChooseRadixAtRoot's tree for a TUWk_*_init plan (GatherPlan or ScatterPlan): its root's radix
 // (RootPlannedRadix, into plan->radix) or, where the root took the link-greedy tree, that tree
 // handed out (PlanLinkGreedyView, into plan->view; *handed_out, and no construction follows).
@@ -386,19 +387,18 @@ template <typename Plan>
 int PlanRootsChoice(bool scatter, const tree::PieceRule* pieces, Plan* plan, bool* handed_out) {
   *handed_out = false;
   bool link_greedy = false;
+  tree::Tree link_greedy_tree;
   int rc = RootPlannedRadix(scatter, plan->block_bytes, plan->local_error == MPI_SUCCESS,
-                            plan->args.root, plan->ctx, pieces, &plan->radix, &link_greedy);
+                            plan->args.root, plan->ctx, pieces, &plan->radix, &link_greedy,
+                            &link_greedy_tree);
   if (rc != MPI_SUCCESS || !link_greedy) return rc;
   *handed_out = true;  // the init's verdict reports bad arguments
   int node_error = MPI_SUCCESS;
-  rc = PlanLinkGreedyView(plan->ctx, plan->args.root, plan->block_bytes, &plan->view,
-                          &plan->error_in_tree, &node_error);
+  rc = PlanLinkGreedyView(plan->ctx, plan->args.root, plan->block_bytes, link_greedy_tree,
+                          &plan->view, &plan->error_in_tree, &node_error);
   if (plan->local_error == MPI_SUCCESS) plan->local_error = node_error;
   return rc;
 }
-// The model's one-level costs the root of a persistent TUWk request plans with (the fit file's,
-// TUWCOLL_MODEL_FIT, read once per process; else the built-in ones).
-tree::LogGPParams RootPlanCosts();
 // A persistent init's own messages (plan_messages.cpp): binomial trees of point-to-point
 // messages tagged TUWCOLL_TAG_PLAN on the private communicator. PlanGather: n values from every
 // process to the root (*all: p * n values in rank order, at the root only). PlanBcast: n values

@@ -23,7 +23,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "../tree/link_greedy_tree.hpp"
 #include "../tree/node_tree.hpp"
 #include "../tree/optimal_tree.hpp"
 #include "../tree/tree_words.hpp"
@@ -358,12 +357,12 @@ int PlanOptimal(const Args& call_args, Plan* plan,
 }  // namespace
 
 int PlanLinkGreedyView(const CallContext& ctx, int root,
-                       const std::vector<std::int64_t>& block_bytes, tree::NodeView* view,
-                       int* tree_error, int* node_error) {
+                       const std::vector<std::int64_t>& block_bytes, const tree::Tree& tree,
+                       tree::NodeView* view, int* tree_error, int* node_error) {
   *tree_error = MPI_SUCCESS;
   *node_error = MPI_SUCCESS;
   const auto build = [&](tree::Tree* views, std::vector<tree::RankRange>* node_parts) {
-    *views = tree::LinkGreedyViews(block_bytes, root, RootPlanCosts());
+    *views = tree;
     node_parts->assign(ctx.size, tree::RankRange{});
     return MPI_SUCCESS;
   };

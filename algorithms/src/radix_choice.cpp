@@ -227,8 +227,6 @@ const tree::RadixCosts& CachedModelCosts() {
 
 }  // namespace
 
-tree::LogGPParams RootPlanCosts() { return CachedModelCosts().SmallCallParams(1); }
-
 int GatherPieces(const tree::PieceRule** rule, bool* by_model) {
   // The setting is read at every call (as TUWCOLL_RADIX), the model's rule computed once.
   static const tree::PieceRule model = tree::GatherPieceRule(CachedModelCosts().SmallCallParams(1));
@@ -259,7 +257,7 @@ int GatherPieces(const tree::PieceRule** rule, bool* by_model) {
 
 int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes, bool root_ok,
                      int root, const CallContext& ctx, const tree::PieceRule* pieces, int* radix,
-                     bool* link_greedy) {
+                     bool* link_greedy, tree::Tree* link_greedy_tree) {
   if (link_greedy != nullptr) *link_greedy = false;
   int set = 0;
   if (!RadixSetting(irr::formats::RadixFamily::kTuwkInit, &set)) return MPI_ERR_ARG;
@@ -270,11 +268,14 @@ int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes,
   std::int64_t chosen[2] = {kChoosePlannedRadix, 0};  // the radix; 1: the link-greedy tree
   if (ctx.rank == root) {
     if (root_ok && static_cast<int>(block_bytes.size()) == ctx.size) {
-      tree::LogGPParams params = RootPlanCosts();
+      tree::LogGPParams params = CachedModelCosts().SmallCallParams(1);
       if (!scatter && pieces != nullptr) params.gather_pieces = *pieces;
-      const tree::PlannedTreeChoice tree = tree::PlannedTree(scatter, block_bytes, root, params);
-      chosen[0] = tree.radix;
-      chosen[1] = tree.link_greedy && link_greedy != nullptr;
+      tree::PlannedTreeChoice choice = tree::PlannedTree(scatter, block_bytes, root, params);
+      chosen[0] = choice.radix;
+      chosen[1] = choice.link_greedy && link_greedy != nullptr;
+      if (chosen[1] != 0 && link_greedy_tree != nullptr) {
+        *link_greedy_tree = std::move(choice.link_greedy_tree);
+      }
     } else {
       int resolved = kChoosePlannedRadix;
       const int rc = ResolveRadix(TreeAlgorithm::kAdaptive, ctx.size, &resolved);

@@ -237,13 +237,14 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
     return chosen;
   }
   try {
-    const Tree link_greedy = LinkGreedyViews(block_bytes, root, params);
+    Tree link_greedy = LinkGreedyViews(block_bytes, root, params);
     chosen.link_greedy =
         scatter ? PlannedScatterTime(link_greedy, params) <=
                       kScatterLinkGreedyMaxRatio * ScatterTime(ModelTree::kPlanned, block_bytes,
                                                                root, chosen.radix, params, 0)
                 : PlannedGatherTime(link_greedy, params, true) <
                       GatherTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params);
+    if (chosen.link_greedy) chosen.link_greedy_tree = std::move(link_greedy);
   } catch (const std::logic_error&) {  // no schedule found (not seen since Trimmed's fallback):
     chosen.link_greedy = false;        // the radix tree, never a library call that stops here
   }

@@ -73,6 +73,7 @@ constexpr double kScatterLinkGreedyMaxRatio = 0.9;
 struct PlannedTreeChoice {
   int radix = 2;
   bool link_greedy = false;
+  Tree link_greedy_tree;  // the tree priced, where link_greedy (else empty)
 };
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
                               const LogGPParams& params);

@@ -168,9 +168,8 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
       *radix = chosen.radix;
       if (chosen.link_greedy) {
         *radix = 0;  // (no radix: the radix column shows none)
-        const tuw::tree::Tree tree = tuw::tree::LinkGreedyViews(blocks, root, init_params);
-        return scatter ? tuw::tree::PlannedScatterTime(tree, priced)
-                       : tuw::tree::PlannedGatherTime(tree, priced, true);
+        return scatter ? tuw::tree::PlannedScatterTime(chosen.link_greedy_tree, priced)
+                       : tuw::tree::PlannedGatherTime(chosen.link_greedy_tree, priced, true);
       }
     }
   }
