@@ -669,6 +669,14 @@ TEST(LinkGreedyTree, PlannedTreeTakesTheFasterTree) {
   EXPECT_FALSE(PlannedTree(false, std::vector<std::int64_t>(7, kLinkGreedyMaxMeanBytes + 1), 3,
                            Params(2, 1, 0))
                    .link_greedy);
+  // Ten times slower (L = 20, o = 10): the same trees, 80 against 90, but the blocks' LogP bound
+  // is above kLinkGreedyMaxBoundUs, so the root does not build the tree at all.
+  EXPECT_DOUBLE_EQ(
+      PlannedGatherTime(LinkGreedyViews(blocks, 3, Params(20, 10, 0)), Params(20, 10, 0)), 80);
+  EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 2, Params(20, 10, 0)), 90);
+  EXPECT_GT(LogPLowerBound(blocks, 3, Params(20, 10, 0), Params(20, 10, 0).network),
+            kLinkGreedyMaxBoundUs);
+  EXPECT_FALSE(PlannedTree(false, blocks, 3, Params(20, 10, 0)).link_greedy);
   std::vector<std::int64_t> many(kLinkGreedyUnevenMaxRanks + 1, 4);
   EXPECT_TRUE(PlannedTree(false, many, 0, Params(2, 1, 0)).link_greedy);
   many[5] = 8;

@@ -233,7 +233,8 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
   }
   const std::int64_t total =
       std::accumulate(block_bytes.begin(), block_bytes.end(), std::int64_t{0});
-  if (total / static_cast<std::int64_t>(block_bytes.size()) > kLinkGreedyMaxMeanBytes) {
+  if (total / static_cast<std::int64_t>(block_bytes.size()) > kLinkGreedyMaxMeanBytes ||
+      LogPLowerBound(block_bytes, root, params, params.network) > kLinkGreedyMaxBoundUs) {
     return chosen;
   }
   try {

@@ -67,8 +67,16 @@ Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
 // and 10, 4-84-byte means; at 560 the model never took the tree at b = 100 either), and a bound
 // on the root's work at the init (its schedule's grid grows with the gather's time: p = 6400 with
 // 4000-byte blocks took 0.45 s, where the model would have taken it unmeasured).
+// Only where the LogP lower bound of these blocks is at most kLinkGreedyMaxBoundUs (4000 points of
+// the schedule's grid): the simulated gains had bounds of 10.9-17.0 us; at p = 6400, b = 10 (76.5)
+// the model priced the tree slower, after the root had built it for 70 ms (equal 40-byte blocks
+// on radix-6400-small-current's fit; bench_model's BM_InitPlannedTree/6400/40 on the built-in
+// costs: 61.9 ms before this rule, 5.4 after). The bound costs the root 0.1 ms at p = 560, 1.3 at
+// 6400. A network much slower than the simulated QDR-class one thus
+// keeps its radix trees; a grid scaled to its costs would be the way there (not measured).
 constexpr int kLinkGreedyUnevenMaxRanks = 1024;
 constexpr std::int64_t kLinkGreedyMaxMeanBytes = 256;
+constexpr double kLinkGreedyMaxBoundUs = 40;
 constexpr double kScatterLinkGreedyMaxRatio = 0.9;
 struct PlannedTreeChoice {
   int radix = 2;

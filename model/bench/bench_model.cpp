@@ -5,6 +5,7 @@
 
 #include "distributions.hpp"
 #include "hypercube_tree.hpp"
+#include "link_greedy_tree.hpp"
 #include "loggp.hpp"
 #include "tree_costs.hpp"
 
@@ -147,6 +148,56 @@ void BM_SmallScatterShape(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SmallScatterShape)->Arg(560)->Arg(6400)->Unit(benchmark::kMillisecond);
+
+// What a TUWk_Gatherv_init root computes at the init, on equal blocks of state.range(1) bytes from
+// the middle rank (the simulated runs' root), split into its parts: its radix
+// (tree::PlannedRadix), the link-greedy tree built for the mean block, and PlannedTree, which does
+// both and prices the tree. SMPI does not simulate computation (smpi/simulate-computation:no), so
+// the simulated init times (results/simulated/link-greedy-init) leave this out; on a real machine
+// the other processes wait for it.
+const tuw::tree::LogGPParams& InitParams() {
+  static const tuw::tree::LogGPParams params = tuw::tree::RadixCosts{}.SmallCallParams(1);
+  return params;
+}
+void BM_InitPlannedRadix(benchmark::State& state) {
+  const int p = static_cast<int>(state.range(0));
+  const std::vector<std::int64_t> blocks(p, state.range(1));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(tuw::tree::PlannedRadix(false, blocks, p / 2, InitParams()));
+  }
+}
+void BM_InitLinkGreedyTree(benchmark::State& state) {
+  const int p = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        tuw::tree::BuildLinkGreedyTree(p, state.range(1), p / 2, InitParams()).deadline_us);
+  }
+}
+void BM_InitPlannedTree(benchmark::State& state) {
+  const int p = static_cast<int>(state.range(0));
+  const std::vector<std::int64_t> blocks(p, state.range(1));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(tuw::tree::PlannedTree(false, blocks, p / 2, InitParams()).radix);
+  }
+}
+BENCHMARK(BM_InitPlannedRadix)
+    ->Args({560, 4})
+    ->Args({560, 40})
+    ->Args({6400, 4})
+    ->Args({6400, 40})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_InitLinkGreedyTree)
+    ->Args({560, 4})
+    ->Args({560, 40})
+    ->Args({6400, 4})
+    ->Args({6400, 40})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_InitPlannedTree)
+    ->Args({560, 4})
+    ->Args({560, 40})
+    ->Args({6400, 4})
+    ->Args({6400, 40})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
