@@ -104,17 +104,24 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
   return true;
 }
 
-std::string RadixChoiceRecord(int radix, bool by_model, bool link_greedy) {
-  if (by_model) return link_greedy ? "model link-greedy" : "model";
+namespace {
+// The records of the model's choice, by LinkGreedyRule.
+const char* const kModelChoiceRecords[] = {"model", "model link-greedy",
+                                           "model link-greedy layouts"};
+}  // namespace
+
+std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_greedy) {
+  if (by_model) return kModelChoiceRecords[link_greedy];
   return std::to_string(radix) + " TUWCOLL_RADIX";
 }
 
 bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix,
-                            bool* link_greedy) {
-  if (link_greedy != nullptr) *link_greedy = false;
-  if (record == "model" || record == "model link-greedy") {
+                            LinkGreedyRule* link_greedy) {
+  if (link_greedy != nullptr) *link_greedy = kNoLinkGreedy;
+  for (int rule = kNoLinkGreedy; rule <= kLinkGreedyLayouts; ++rule) {
+    if (record != kModelChoiceRecords[rule]) continue;
     *radix = 0;
-    if (link_greedy != nullptr) *link_greedy = record != "model";
+    if (link_greedy != nullptr) *link_greedy = static_cast<LinkGreedyRule>(rule);
     return true;
   }
   long long value = 0;

@@ -52,13 +52,15 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 // (tuwcoll_init_radix; its root's on its counts at the init, tree::PlannedRadix); files of the
 // builds before have none (such a call ran at tuwcoll_radix's TUWk, such a request at its
 // TUWk_init). ParseRadixChoiceRecord: false for anything else; *radix: R, or 0 for "model".
-// "model link-greedy" (tuwcoll_init_radix, builds since 2026-12-07): a TUWk_*_init request's root
-// chooses between its radix tree and the link-greedy tree (tree::PlannedTree; scatters since the
-// second change of that day: the day's runs of the first have gathers only);
-// *link_greedy (where not null): whether the record says so.
-std::string RadixChoiceRecord(int radix, bool by_model, bool link_greedy = false);
+// "model link-greedy" (tuwcoll_init_radix, builds of 2026-12-07): a TUWk_*_init request's root
+// chooses between its radix tree and the link-greedy tree in its first layout (tree::PlannedTree
+// without weigh_layouts; scatters since the second change of that day: the day's runs of the
+// first have gathers only); "model link-greedy layouts" (builds since 2026-12-08's first): in the
+// faster of its two layouts. *link_greedy (where not null): which the record says.
+enum LinkGreedyRule { kNoLinkGreedy = 0, kLinkGreedyFirstLayout = 1, kLinkGreedyLayouts = 2 };
+std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_greedy = kNoLinkGreedy);
 bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix,
-                            bool* link_greedy = nullptr);
+                            LinkGreedyRule* link_greedy = nullptr);
 
 // irrbench's record of TUWk_Gatherv's pieces (tuwcoll_gather_pieces, TUWk_Gather_pieces): "model"
 // where the library's LogGP rule on its fit decides (tree::GatherPieceRule), "N

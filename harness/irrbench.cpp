@@ -250,9 +250,9 @@ int Main(int argc, char** argv) {
     method["tuwcoll_scatter_step"] = formats::ScatterStepRecord(scatter_step, step_by_model);
     method["tuwcoll_large_scatter_radix"] =
         formats::RadixChoiceRecord(large_radix, large_radix_by_model);
-    method["tuwcoll_init_radix"] =
-        formats::RadixChoiceRecord(tuwk_init_radix, init_radix_by_root != 0,
-                                   /*link_greedy=*/init_radix_by_root != 0);
+    method["tuwcoll_init_radix"] = formats::RadixChoiceRecord(
+        tuwk_init_radix, init_radix_by_root != 0,
+        init_radix_by_root != 0 ? formats::kLinkGreedyLayouts : formats::kNoLinkGreedy);
     method["tuwcoll_gather_pieces"] =
         formats::GatherPiecesRecord(static_cast<long long>(gather_piece), pieces_by_model);
     method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);

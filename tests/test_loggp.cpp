@@ -620,6 +620,42 @@ TEST(LinkGreedyTree, KarpsBroadcastWithoutBytes) {
   EXPECT_DOUBLE_EQ(PlannedGatherTime(views, Params(2, 1, 0)), 8);
 }
 
+// The two layouts of that tree: left of root 3 the subtree of two ranks covers ranks 0-1 from
+// rank 0 up (its sender 0) or 1-2 from the root down (its sender 2, the right side's mirror image);
+// the lone child is the other rank. The right side is the same in both, and equal blocks price
+// alike (8).
+TEST(LinkGreedyTree, TwoLayoutsLeftOfTheRoot) {
+  const std::vector<std::int64_t> blocks(7, 4);
+  const Tree ascending = ToNodeViews(BuildLinkGreedyTree(7, 4, 3, Params(2, 1, 0)).tree, blocks);
+  const Tree mirrored = ToNodeViews(
+      BuildLinkGreedyTree(7, 4, 3, Params(2, 1, 0), LinkGreedyLayout::kLeftMirrored).tree, blocks);
+  EXPECT_EQ(ascending.nodes[0].parent, 3);
+  EXPECT_EQ(ascending.nodes[1].parent, 0);
+  EXPECT_EQ(ascending.nodes[2].parent, 3);
+  EXPECT_EQ(mirrored.nodes[0].parent, 3);
+  EXPECT_EQ(mirrored.nodes[1].parent, 2);
+  EXPECT_EQ(mirrored.nodes[2].parent, 3);
+  EXPECT_EQ(mirrored.nodes[2].lo, 1);
+  EXPECT_EQ(mirrored.nodes[2].hi, 2);
+  for (int rank = 4; rank < 7; ++rank) EXPECT_EQ(mirrored.nodes[rank], ascending.nodes[rank]);
+  EXPECT_DOUBLE_EQ(PlannedGatherTime(mirrored, Params(2, 1, 0)), 8);
+  // PlannedTree takes the faster layout: p = 12, root 6, blocks of 4 (i + 1) bytes on the built-in
+  // costs (the case mpi_test_persistent runs): the heavy ranks are the right side's, the light
+  // ones far left, where the mirrored layout's late messages go.
+  std::vector<std::int64_t> increasing(12);
+  for (int i = 0; i < 12; ++i) increasing[i] = 4 * (i + 1);
+  LogGPParams costs = RadixCosts{}.SmallCallParams(1);
+  costs.gather_pieces = GatherPieceRule(costs);
+  const double first = PlannedGatherTime(LinkGreedyViews(increasing, 6, costs), costs, true);
+  const Tree other = LinkGreedyViews(increasing, 6, costs, LinkGreedyLayout::kLeftMirrored);
+  EXPECT_LT(PlannedGatherTime(other, costs, true), first);
+  const PlannedTreeChoice chosen = PlannedTree(false, increasing, 6, costs);
+  ASSERT_TRUE(chosen.link_greedy);
+  for (int rank = 0; rank < 12; ++rank) {
+    EXPECT_EQ(chosen.link_greedy_tree.nodes[rank], other.nodes[rank]) << rank;
+  }
+}
+
 // With a cost per byte the root's link decides: o = 1, g = 0, L = 2, G = 0.5, blocks of 1 byte,
 // p = 3 (LogGP.LowerBoundTakesTheRootsMessagesOnItsLink): two leaves, the second message a step
 // after the first, 5.5; one message of both blocks would end at 9.5.

@@ -140,49 +140,33 @@ std::vector<std::pair<int, double>> Trimmed(const Schedule& schedule, double dea
   return earliest_first;
 }
 
-// The range [first, first + n) with its sender at `first`, children after it in rank order.
-void BuildRange(const Schedule& schedule, int first, int n, double deadline, SequencedTree* tree) {
-  tree->steps[first] = {SequencedTree::kCopy};
+// The range [first, first + n) with its sender at `first`, children after it in rank order; or,
+// mirrored, with its sender at its last rank and children below it.
+void BuildRange(const Schedule& schedule, int first, int n, double deadline, bool mirrored,
+                SequencedTree* tree) {
+  const int sender = mirrored ? first + n - 1 : first;
+  tree->steps[sender] = {SequencedTree::kCopy};
   if (n == 1) return;
-  int next = first + 1;
+  int next = mirrored ? first + n - 1 : first + 1;  // mirrored: one past the next child's range
   for (const auto& [blocks, send] : Trimmed(schedule, deadline, n)) {
-    BuildRange(schedule, next, blocks, send, tree);
-    tree->steps[first].push_back(next);
-    next += blocks;
+    const int child_first = mirrored ? next - blocks : next;
+    BuildRange(schedule, child_first, blocks, send, mirrored, tree);
+    tree->steps[sender].push_back(mirrored ? next - 1 : next);
+    next += mirrored ? -blocks : blocks;
   }
 }
 
-}  // namespace
-
-LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
-                                   const LogGPParams& params) {
-  if (p < 1 || root < 0 || root >= p || block_bytes < 0) {
-    throw std::invalid_argument("BuildLinkGreedyTree: p = " + std::to_string(p) + ", root " +
-                                std::to_string(root) + ", " + std::to_string(block_bytes) +
-                                " bytes a block (need p >= 1, 0 <= root < p, bytes >= 0)");
-  }
-  LinkGreedyTree out;
-  if (std::max(params.gap_us, params.overhead_us) <= 0) {
-    // No cost per message: the root takes every rank's block at once, straight from it.
-    out.tree.root = root;
-    out.tree.steps.assign(p, {SequencedTree::kCopy});
-    for (int rank = 0; rank < p; ++rank) {
-      if (rank != root) out.tree.steps[root].push_back(rank);
-    }
-    if (p > 1) {
-      out.deadline_us =
-          params.network.latency_us + params.Wire(params.network, block_bytes * (p - 1));
-    }
-    return out;
-  }
-  Schedule schedule(p, block_bytes, params);
-  out.deadline_us = schedule.Deadline();
-  out.tree.root = root;
-  out.tree.steps.assign(p, {});
+// The tree of a schedule in one layout.
+SequencedTree Assemble(const Schedule& schedule, int root, double deadline,
+                       LinkGreedyLayout layout) {
+  const int p = schedule.Ranks();
+  SequencedTree tree;
+  tree.root = root;
+  tree.steps.assign(p, {});
   // The root's children, largest first, to the side with more room left: the left side is
   // [0, root), the right (root, p); a child that does not fit shrinks, a side left with room
   // takes single ranks (messages at the start).
-  std::vector<std::pair<int, double>> children = Trimmed(schedule, out.deadline_us, p);
+  std::vector<std::pair<int, double>> children = Trimmed(schedule, deadline, p);
   std::stable_sort(children.begin(), children.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   int room[2] = {root, p - 1 - root};
@@ -198,31 +182,89 @@ LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
     for (; room[s] > 0; --room[s]) side[s].emplace_back(1, 0.0);
   }
   std::vector<std::pair<double, int>> arrivals;  // (send time, child)
-  int next = 0;
-  for (int s = 0; s < 2; ++s) {
-    if (s == 1) next = root + 1;
-    for (const auto& [blocks, send] : side[s]) {
-      BuildRange(schedule, next, blocks, send, &out.tree);
-      arrivals.emplace_back(send, next);
-      next += blocks;
-    }
+  const bool mirrored = layout == LinkGreedyLayout::kLeftMirrored;
+  int next = mirrored ? root : 0;
+  for (const auto& [blocks, send] : side[0]) {
+    const int first = mirrored ? next - blocks : next;
+    BuildRange(schedule, first, blocks, send, mirrored, &tree);
+    arrivals.emplace_back(send, mirrored ? next - 1 : next);
+    next += mirrored ? -blocks : blocks;
+  }
+  next = root + 1;
+  for (const auto& [blocks, send] : side[1]) {
+    BuildRange(schedule, next, blocks, send, false, &tree);
+    arrivals.emplace_back(send, next);
+    next += blocks;
   }
   std::stable_sort(arrivals.begin(), arrivals.end());
-  out.tree.steps[root] = {SequencedTree::kCopy};
-  for (const auto& arrival : arrivals) out.tree.steps[root].push_back(arrival.second);
+  tree.steps[root] = {SequencedTree::kCopy};
+  for (const auto& arrival : arrivals) tree.steps[root].push_back(arrival.second);
+  return tree;
+}
+
+// The link-greedy tree in each of these layouts, from one schedule.
+std::vector<LinkGreedyTree> BuildLayouts(int p, std::int64_t block_bytes, int root,
+                                         const LogGPParams& params,
+                                         const std::vector<LinkGreedyLayout>& layouts) {
+  if (p < 1 || root < 0 || root >= p || block_bytes < 0) {
+    throw std::invalid_argument("BuildLinkGreedyTree: p = " + std::to_string(p) + ", root " +
+                                std::to_string(root) + ", " + std::to_string(block_bytes) +
+                                " bytes a block (need p >= 1, 0 <= root < p, bytes >= 0)");
+  }
+  std::vector<LinkGreedyTree> out(layouts.size());
+  if (std::max(params.gap_us, params.overhead_us) <= 0) {
+    // No cost per message: the root takes every rank's block at once, straight from it.
+    for (LinkGreedyTree& star : out) {
+      star.tree.root = root;
+      star.tree.steps.assign(p, {SequencedTree::kCopy});
+      for (int rank = 0; rank < p; ++rank) {
+        if (rank != root) star.tree.steps[root].push_back(rank);
+      }
+      if (p > 1) {
+        star.deadline_us =
+            params.network.latency_us + params.Wire(params.network, block_bytes * (p - 1));
+      }
+    }
+    return out;
+  }
+  Schedule schedule(p, block_bytes, params);
+  const double deadline = schedule.Deadline();
+  for (std::size_t i = 0; i < layouts.size(); ++i) {
+    out[i].tree = Assemble(schedule, root, deadline, layouts[i]);
+    out[i].deadline_us = deadline;
+  }
   return out;
 }
 
-Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
-                     const LogGPParams& params) {
+// LinkGreedyViews in each of these layouts.
+std::vector<Tree> LayoutViews(const std::vector<std::int64_t>& block_bytes, int root,
+                              const LogGPParams& params,
+                              const std::vector<LinkGreedyLayout>& layouts) {
   const int p = static_cast<int>(block_bytes.size());
   const std::int64_t total =
       std::accumulate(block_bytes.begin(), block_bytes.end(), std::int64_t{0});
-  return ToNodeViews(BuildLinkGreedyTree(p, p > 0 ? total / p : 0, root, params).tree, block_bytes);
+  std::vector<Tree> views;
+  for (const LinkGreedyTree& built :
+       BuildLayouts(p, p > 0 ? total / p : 0, root, params, layouts)) {
+    views.push_back(ToNodeViews(built.tree, block_bytes));
+  }
+  return views;
+}
+
+}  // namespace
+
+LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
+                                   const LogGPParams& params, LinkGreedyLayout layout) {
+  return BuildLayouts(p, block_bytes, root, params, {layout}).front();
+}
+
+Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
+                     const LogGPParams& params, LinkGreedyLayout layout) {
+  return LayoutViews(block_bytes, root, params, {layout}).front();
 }
 
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
-                              const LogGPParams& params) {
+                              const LogGPParams& params, bool weigh_layouts) {
   PlannedTreeChoice chosen;
   chosen.radix = PlannedRadix(scatter, block_bytes, root, params);
   if (block_bytes.size() <= 2) return chosen;
@@ -238,14 +280,28 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
     return chosen;
   }
   try {
-    Tree link_greedy = LinkGreedyViews(block_bytes, root, params);
+    std::vector<LinkGreedyLayout> layouts = {LinkGreedyLayout::kLeftAscending};
+    if (weigh_layouts) layouts.push_back(LinkGreedyLayout::kLeftMirrored);
+    std::vector<Tree> trees = LayoutViews(block_bytes, root, params, layouts);
+    const auto price = [&](const Tree& tree) {
+      return scatter ? PlannedScatterTime(tree, params) : PlannedGatherTime(tree, params, true);
+    };
+    std::size_t best = 0;  // the faster layout; a tie keeps the first
+    double best_time = price(trees[0]);
+    for (std::size_t i = 1; i < trees.size(); ++i) {
+      const double time = price(trees[i]);
+      if (time < best_time) {
+        best = i;
+        best_time = time;
+      }
+    }
     chosen.link_greedy =
-        scatter ? PlannedScatterTime(link_greedy, params) <=
-                      kScatterLinkGreedyMaxRatio * ScatterTime(ModelTree::kPlanned, block_bytes,
-                                                               root, chosen.radix, params, 0)
-                : PlannedGatherTime(link_greedy, params, true) <
-                      GatherTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params);
-    if (chosen.link_greedy) chosen.link_greedy_tree = std::move(link_greedy);
+        scatter
+            ? best_time <=
+                  kScatterLinkGreedyMaxRatio *
+                      ScatterTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params, 0)
+            : best_time < GatherTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params);
+    if (chosen.link_greedy) chosen.link_greedy_tree = std::move(trees[best]);
   } catch (const std::logic_error&) {  // no schedule found (not seen since Trimmed's fallback):
     chosen.link_greedy = false;        // the radix tree, never a library call that stops here
   }

@@ -14,7 +14,13 @@
 // results/simulated/link-greedy-init).
 //
 // The shape is for p equal blocks; every subtree is a contiguous rank range (an ordered tree, as
-// the executors need), its sender its first rank; the root's children lie left and right of it.
+// the executors need); the root's children lie left and right of it. Right of the root a range's
+// sender is its first rank, its children after it. Left of it the layout says: the same from
+// rank 0 up (kLeftAscending, the first layout), or the right side's mirror image, from the root
+// down (kLeftMirrored). Equal blocks price alike in both; uneven ones do not: the late, large
+// messages take the ranks far from their senders, which are Decreasing's heaviest on the left in
+// the first layout (p = 560, b = 10 on radix-560-current's fit: 23.71 us, mirrored 17.72, the
+// radix tree 20.55).
 #pragma once
 
 #include <cstdint>
@@ -38,13 +44,16 @@ struct LinkGreedyTree {
 // its bytes hold the root's link for that time less the curve's least (or x * G). Without a cost
 // per message (o = g = 0) every rank sends straight to the root. Throws std::invalid_argument for
 // p < 1, a root outside [0, p) or block_bytes < 0.
+enum class LinkGreedyLayout { kLeftAscending, kLeftMirrored };
 LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
-                                   const LogGPParams& params);
+                                   const LogGPParams& params,
+                                   LinkGreedyLayout layout = LinkGreedyLayout::kLeftAscending);
 
 // The link-greedy tree of these blocks: BuildLinkGreedyTree's shape for their mean (the shape is
 // for equal blocks), as the executors run it (node views over the blocks themselves).
 Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
-                     const LogGPParams& params);
+                     const LogGPParams& params,
+                     LinkGreedyLayout layout = LinkGreedyLayout::kLeftAscending);
 
 // A TUWk_Gatherv_init / TUWk_Scatterv_init request's tree, chosen at the init by its root, which
 // knows every block: PlannedRadix's radix tree, or the link-greedy tree (LinkGreedyViews) where
@@ -83,7 +92,10 @@ struct PlannedTreeChoice {
   bool link_greedy = false;
   Tree link_greedy_tree;  // the tree priced, where link_greedy (else empty)
 };
+// weigh_layouts: the link-greedy tree in the faster of its two layouts on these blocks (a tie
+// keeps kLeftAscending), the library's rule since irrbench's "model link-greedy layouts"; false:
+// kLeftAscending only, as the builds that recorded "model link-greedy" chose.
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
-                              const LogGPParams& params);
+                              const LogGPParams& params, bool weigh_layouts = true);
 
 }  // namespace tuw::tree

@@ -90,7 +90,8 @@ struct SmallCallChoices {
   // library's one-level costs; a gather's edges in the recorded pieces), else the radix
   // TUWCOLL_RADIX forced.
   int init_radix = -1;
-  bool init_link_greedy = false;  // "model link-greedy": the root may take that tree
+  // "model link-greedy [layouts]": the root may take that tree (in the faster of its layouts)
+  formats::LinkGreedyRule init_link_greedy = formats::kNoLinkGreedy;
   tuw::tree::LogGPParams init_params;
 };
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
@@ -160,11 +161,12 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
     init_params.gather_pieces = priced.gather_pieces;
     if (choices->init_radix > 0) {
       *radix = choices->init_radix;
-    } else if (!choices->init_link_greedy) {
+    } else if (choices->init_link_greedy == formats::kNoLinkGreedy) {
       *radix = tuw::tree::PlannedRadix(scatter, blocks, root, init_params);
-    } else {  // the root's choice of the two trees, as the library makes it
+    } else {  // the root's choice of the two trees, as the run's library made it
       const tuw::tree::PlannedTreeChoice chosen =
-          tuw::tree::PlannedTree(scatter, blocks, root, init_params);
+          tuw::tree::PlannedTree(scatter, blocks, root, init_params,
+                                 choices->init_link_greedy == formats::kLinkGreedyLayouts);
       *radix = chosen.radix;
       if (chosen.link_greedy) {
         *radix = 0;  // (no radix: the radix column shows none)
@@ -185,19 +187,19 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
 
 // A run's record of a radix its library chose (formats::RadixChoiceRecord), where present (else
 // *radix stays as it is): false with *error naming the record where it is not one.
-// link_greedy: where the record may say "model link-greedy" (a persistent request's), whether it
-// does.
+// link_greedy: where the record may say "model link-greedy [layouts]" (a persistent request's),
+// which it says.
 bool RadixChoiceOf(std::map<std::string, std::string>& meta, const std::string& key, int* radix,
-                   std::string* error, bool* link_greedy = nullptr) {
+                   std::string* error, formats::LinkGreedyRule* link_greedy = nullptr) {
   if (!meta.count(key)) return true;
-  bool says_link_greedy = false;
-  if (formats::ParseRadixChoiceRecord(meta[key], tuw::tree::kMaxRadix, radix, &says_link_greedy) &&
-      (link_greedy != nullptr || !says_link_greedy)) {
-    if (link_greedy != nullptr) *link_greedy = says_link_greedy;
+  formats::LinkGreedyRule says = formats::kNoLinkGreedy;
+  if (formats::ParseRadixChoiceRecord(meta[key], tuw::tree::kMaxRadix, radix, &says) &&
+      (link_greedy != nullptr || says == formats::kNoLinkGreedy)) {
+    if (link_greedy != nullptr) *link_greedy = says;
     return true;
   }
   *error = "--from-results: " + key + "=" + meta[key] + " is not 'model'" +
-           (link_greedy != nullptr ? ", 'model link-greedy'" : "") +
+           (link_greedy != nullptr ? ", 'model link-greedy', 'model link-greedy layouts'" : "") +
            " or 'R TUWCOLL_RADIX' with R in 2.." + std::to_string(tuw::tree::kMaxRadix);
   return false;
 }
