@@ -7,7 +7,8 @@
 # radix-6400-small-current's (1 start after none). From the repository root after scripts/build
 # smpi and scripts/build-smpi-waitany-fix: run.sh writes raw-NP.csv (raw-scatter-NP.csv) here
 # (resumable); B and DISTS as radix-6400-carried/run.sh's (default: b = 1, 10, 100, 1000 and the
-# six distributions at 560; b = 1, 10 and Same, Random, Alternating at 6400).
+# six distributions at 560; b = 1, 10 and Same, Random, Alternating at 6400). TAG=-layouts names
+# the files raw-NP-layouts.csv (the runs since 77ae977, the tree in the faster of two layouts).
 set -euo pipefail
 NP=${NP:-560}
 DIR=results/simulated/link-greedy-init
@@ -19,8 +20,9 @@ else
   B=${B:-1,10,100,1000} DISTS=${DISTS:-same,random,spikes,decreasing,alternating,two_blocks}
 fi
 OP=${OP:-Gatherv}
-NAME=raw-$NP.csv
-[ "$OP" = Scatterv ] && NAME=raw-scatter-$NP.csv
+TAG=${TAG:-}
+NAME=raw-$NP$TAG.csv
+[ "$OP" = Scatterv ] && NAME=raw-scatter-$NP$TAG.csv
 OUT_DIR="$DIR" OUT_NAME="$NAME" NP="$NP" PLATFORM="$PLATFORM" BASE="$BASE" NREP="$NREP" \
   WARMUP="$WARMUP" B="$B" DISTS="$DISTS" \
   bash results/simulated/radix-6400-carried/run.sh "TUWk_${OP}_init,TUW_${OP}_init"
