@@ -639,9 +639,9 @@ TEST(LinkGreedyTree, TwoLayoutsLeftOfTheRoot) {
   EXPECT_EQ(mirrored.nodes[2].hi, 2);
   for (int rank = 4; rank < 7; ++rank) EXPECT_EQ(mirrored.nodes[rank], ascending.nodes[rank]);
   EXPECT_DOUBLE_EQ(PlannedGatherTime(mirrored, Params(2, 1, 0)), 8);
-  // PlannedTree takes the faster layout: p = 12, root 6, blocks of 4 (i + 1) bytes on the built-in
-  // costs (the case mpi_test_persistent runs): the heavy ranks are the right side's, the light
-  // ones far left, where the mirrored layout's late messages go.
+  // PlannedTree weighing the layouts takes the faster: p = 12, root 6, blocks of 4 (i + 1) bytes
+  // on the built-in costs: the heavy ranks are the right side's, the light ones far left, where
+  // the mirrored layout's late messages go. Not weighing them, the first.
   std::vector<std::int64_t> increasing(12);
   for (int i = 0; i < 12; ++i) increasing[i] = 4 * (i + 1);
   LogGPParams costs = RadixCosts{}.SmallCallParams(1);
@@ -649,11 +649,17 @@ TEST(LinkGreedyTree, TwoLayoutsLeftOfTheRoot) {
   const double first = PlannedGatherTime(LinkGreedyViews(increasing, 6, costs), costs, true);
   const Tree other = LinkGreedyViews(increasing, 6, costs, LinkGreedyLayout::kLeftMirrored);
   EXPECT_LT(PlannedGatherTime(other, costs, true), first);
-  const PlannedTreeChoice chosen = PlannedTree(false, increasing, 6, costs);
+  const PlannedTreeChoice chosen = PlannedTree(false, increasing, 6, costs, /*weigh_layouts=*/true);
   ASSERT_TRUE(chosen.link_greedy);
+  const PlannedTreeChoice first_only = PlannedTree(false, increasing, 6, costs, false);
+  ASSERT_TRUE(first_only.link_greedy);
+  const Tree ascending_views = LinkGreedyViews(increasing, 6, costs);
   for (int rank = 0; rank < 12; ++rank) {
     EXPECT_EQ(chosen.link_greedy_tree.nodes[rank], other.nodes[rank]) << rank;
+    EXPECT_EQ(first_only.link_greedy_tree.nodes[rank], ascending_views.nodes[rank]) << rank;
   }
+  EXPECT_FALSE(WeighLayouts(false));
+  EXPECT_TRUE(WeighLayouts(true));
 }
 
 // With a cost per byte the root's link decides: o = 1, g = 0, L = 2, G = 0.5, blocks of 1 byte,
@@ -680,7 +686,7 @@ TEST(LinkGreedyTree, PlannedTreeTakesTheFasterTree) {
   const std::vector<std::int64_t> blocks(7, 4);
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 7, Params(2, 1, 0)), 9);
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 2, Params(2, 1, 0)), 9);
-  const PlannedTreeChoice chosen = PlannedTree(false, blocks, 3, Params(2, 1, 0));
+  const PlannedTreeChoice chosen = PlannedTree(false, blocks, 3, Params(2, 1, 0), false);
   EXPECT_TRUE(chosen.link_greedy);
   EXPECT_EQ(chosen.radix, 2);
   EXPECT_DOUBLE_EQ(PlannedGatherTime(LinkGreedyViews(blocks, 3, Params(2, 1, 0)), Params(2, 1, 0)),
@@ -689,21 +695,22 @@ TEST(LinkGreedyTree, PlannedTreeTakesTheFasterTree) {
   // the radix tree.
   LogGPParams free_messages = Params(2, 0, 0);
   free_messages.network.us_per_byte = 0.5;
-  EXPECT_FALSE(PlannedTree(false, std::vector<std::int64_t>(4, 4), 1, free_messages).link_greedy);
+  EXPECT_FALSE(
+      PlannedTree(false, std::vector<std::int64_t>(4, 4), 1, free_messages, false).link_greedy);
   // As a scatter: the star's six sends leave the root at 1, ..., 6 and are taken by 4, ..., 9;
   // the link-greedy tree's first child forwards its grandchild's block at 4-5 (taken by 8), the
   // root's other five sends taken by 5, ..., 8: 8 = 0.89 of 9, within kScatterLinkGreedyMaxRatio.
   EXPECT_DOUBLE_EQ(ScatterTime(ModelTree::kPlanned, blocks, 3, 7, Params(2, 1, 0), 0), 9);
   EXPECT_DOUBLE_EQ(PlannedScatterTime(LinkGreedyViews(blocks, 3, Params(2, 1, 0)), Params(2, 1, 0)),
                    8);
-  EXPECT_TRUE(PlannedTree(true, blocks, 3, Params(2, 1, 0)).link_greedy);
+  EXPECT_TRUE(PlannedTree(true, blocks, 3, Params(2, 1, 0), true).link_greedy);
   // Without a cost per byte the tree would win at any size; above kLinkGreedyMaxMeanBytes a mean
   // block keeps the radix tree.
-  EXPECT_TRUE(
-      PlannedTree(false, std::vector<std::int64_t>(7, kLinkGreedyMaxMeanBytes), 3, Params(2, 1, 0))
-          .link_greedy);
+  EXPECT_TRUE(PlannedTree(false, std::vector<std::int64_t>(7, kLinkGreedyMaxMeanBytes), 3,
+                          Params(2, 1, 0), false)
+                  .link_greedy);
   EXPECT_FALSE(PlannedTree(false, std::vector<std::int64_t>(7, kLinkGreedyMaxMeanBytes + 1), 3,
-                           Params(2, 1, 0))
+                           Params(2, 1, 0), false)
                    .link_greedy);
   // Ten times slower (L = 20, o = 10): the same trees, 80 against 90, but the blocks' LogP bound
   // is above kLinkGreedyMaxBoundUs, so the root does not build the tree at all.
@@ -712,11 +719,11 @@ TEST(LinkGreedyTree, PlannedTreeTakesTheFasterTree) {
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kPlanned, blocks, 3, 2, Params(20, 10, 0)), 90);
   EXPECT_GT(LogPLowerBound(blocks, 3, Params(20, 10, 0), Params(20, 10, 0).network),
             kLinkGreedyMaxBoundUs);
-  EXPECT_FALSE(PlannedTree(false, blocks, 3, Params(20, 10, 0)).link_greedy);
+  EXPECT_FALSE(PlannedTree(false, blocks, 3, Params(20, 10, 0), false).link_greedy);
   std::vector<std::int64_t> many(kLinkGreedyUnevenMaxRanks + 1, 4);
-  EXPECT_TRUE(PlannedTree(false, many, 0, Params(2, 1, 0)).link_greedy);
+  EXPECT_TRUE(PlannedTree(false, many, 0, Params(2, 1, 0), false).link_greedy);
   many[5] = 8;
-  EXPECT_FALSE(PlannedTree(false, many, 0, Params(2, 1, 0)).link_greedy);
+  EXPECT_FALSE(PlannedTree(false, many, 0, Params(2, 1, 0), false).link_greedy);
 }
 
 TEST(LinkGreedyTree, BadArguments) {

@@ -93,9 +93,17 @@ struct PlannedTreeChoice {
   Tree link_greedy_tree;  // the tree priced, where link_greedy (else empty)
 };
 // weigh_layouts: the link-greedy tree in the faster of its two layouts on these blocks (a tie
-// keeps kLeftAscending), the library's rule since irrbench's "model link-greedy layouts"; false:
-// kLeftAscending only, as the builds that recorded "model link-greedy" chose.
+// keeps kLeftAscending); false: kLeftAscending only. The library weighs them for scatters
+// (WeighLayouts; irrbench's "model link-greedy scatter-layouts").
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
-                              const LogGPParams& params, bool weigh_layouts = true);
+                              const LogGPParams& params, bool weigh_layouts);
+// Whether a TUWk_*_init root weighs the two layouts (simulated p = 560, link-greedy-init, the
+// runs "-layouts" against the first ones): a scatter's choice of the mirrored layout ran faster
+// where taken (Spikes at b = 1 15.47 us against 16.69, Decreasing 15.32 against 15.78), a gather's
+// ran 1.06-1.32x slower where the one-level model priced it faster (Random, Spikes, Decreasing at
+// b = 10; Decreasing at b = 1). The left side's senders then sit next to the root, on its node,
+// where a gather's subtree data shares the root's node link with the root's own messages, which
+// the model does not see.
+inline bool WeighLayouts(bool scatter) { return scatter; }
 
 }  // namespace tuw::tree

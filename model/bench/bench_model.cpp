@@ -177,7 +177,8 @@ void BM_InitPlannedTree(benchmark::State& state) {
   const int p = static_cast<int>(state.range(0));
   const std::vector<std::int64_t> blocks(p, state.range(1));
   for (auto _ : state) {
-    benchmark::DoNotOptimize(tuw::tree::PlannedTree(false, blocks, p / 2, InitParams()).radix);
+    benchmark::DoNotOptimize(
+        tuw::tree::PlannedTree(false, blocks, p / 2, InitParams(), false).radix);
   }
 }
 BENCHMARK(BM_InitPlannedRadix)

@@ -90,7 +90,8 @@ struct SmallCallChoices {
   // library's one-level costs; a gather's edges in the recorded pieces), else the radix
   // TUWCOLL_RADIX forced.
   int init_radix = -1;
-  // "model link-greedy [layouts]": the root may take that tree (in the faster of its layouts)
+  // "model link-greedy [scatter-]layouts]": the root may take that tree (in the faster of its
+  // layouts)
   formats::LinkGreedyRule init_link_greedy = formats::kNoLinkGreedy;
   tuw::tree::LogGPParams init_params;
 };
@@ -164,9 +165,11 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
     } else if (choices->init_link_greedy == formats::kNoLinkGreedy) {
       *radix = tuw::tree::PlannedRadix(scatter, blocks, root, init_params);
     } else {  // the root's choice of the two trees, as the run's library made it
-      const tuw::tree::PlannedTreeChoice chosen =
-          tuw::tree::PlannedTree(scatter, blocks, root, init_params,
-                                 choices->init_link_greedy == formats::kLinkGreedyLayouts);
+      const tuw::tree::PlannedTreeChoice chosen = tuw::tree::PlannedTree(
+          scatter, blocks, root, init_params,
+          choices->init_link_greedy == formats::kLinkGreedyLayouts ||
+              (choices->init_link_greedy == formats::kLinkGreedyScatterLayouts &&
+               tuw::tree::WeighLayouts(scatter)));
       *radix = chosen.radix;
       if (chosen.link_greedy) {
         *radix = 0;  // (no radix: the radix column shows none)
@@ -199,7 +202,9 @@ bool RadixChoiceOf(std::map<std::string, std::string>& meta, const std::string& 
     return true;
   }
   *error = "--from-results: " + key + "=" + meta[key] + " is not 'model'" +
-           (link_greedy != nullptr ? ", 'model link-greedy', 'model link-greedy layouts'" : "") +
+           (link_greedy != nullptr ? ", 'model link-greedy', 'model link-greedy layouts', "
+                                     "'model link-greedy scatter-layouts'"
+                                   : "") +
            " or 'R TUWCOLL_RADIX' with R in 2.." + std::to_string(tuw::tree::kMaxRadix);
   return false;
 }
