@@ -926,6 +926,53 @@ def test_link_greedy_init_in_the_library_at_560():
                 assert tuwk <= limit * float(start["logp_bound_us"]), (op, dist, b, tuwk)
 
 
+def medians(raw):
+    """Median seconds x 1e6 of each (op, distribution, b) in a raw file."""
+    _, rows = irrcsv.read(raw)
+    times = {}
+    for row in rows:
+        times.setdefault((row["op"], row["distribution"], int(row["b"])), []).append(
+            float(row["seconds"]) * 1e6)
+    return {case: sorted(t)[len(t) // 2] for case, t in times.items()}
+
+
+def test_link_greedy_layouts_at_560():
+    """link-greedy-init's "Two layouts": the runs of 77ae977, whose roots weighed the left side
+    mirrored for both ops, against the first layout's runs. Where a gather took the mirrored
+    layout its start was slower (at least 1.05x: 1.06-1.32), where a scatter did, faster (0.92-
+    0.97): why tree::WeighLayouts is true for scatters only. irrmodel prices the layouts' record
+    as it ran: the mirrored scatters at b = 1 within the issue's band, now within 1.5x of the
+    bound. The library since (b67f107, "model link-greedy scatter-layouts") ran the scatters'
+    starts of the layouts' run and the gathers' of the first, to the nanosecond."""
+    run = SIMULATED / "link-greedy-init"
+    fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
+    for op, first, layouts in (("Gatherv", "raw-560.csv", "raw-560-layouts.csv"),
+                               ("Scatterv", "raw-scatter-560.csv", "raw-scatter-560-layouts.csv")):
+        assert "# tuwcoll_init_radix=model link-greedy layouts\n" in (run / layouts).read_text()
+        before, after = medians(run / first), medians(run / layouts)
+        assert before.keys() == after.keys()
+        changed = {case for case in before if case[0] == f"TUWk_{op}_init"
+                   and after[case] != before[case]}
+        expected = ({("decreasing", 1), ("random", 10), ("spikes", 10), ("decreasing", 10)}
+                    if op == "Gatherv" else {("spikes", 1), ("decreasing", 1)})
+        assert {(case[1], case[2]) for case in changed} == expected, changed
+        for case in changed:
+            ratio = after[case] / before[case]
+            assert (ratio >= 1.05) if op == "Gatherv" else (ratio <= 0.98), (case, ratio)
+        final = run / layouts.replace("layouts", "scatter-layouts")
+        assert "# tuwcoll_init_radix=model link-greedy scatter-layouts\n" in final.read_text()
+        for case, median in medians(final).items():
+            assert median == (after if op == "Scatterv" else before)[case], case
+        if op == "Scatterv":
+            rows = {(r["distribution"], int(r["b"])): r for r in model_rows(run / layouts, fit)
+                    if r["op"] == "TUWk_Scatterv_init"}
+            for dist in ("same", "random", "spikes", "decreasing", "alternating"):
+                start = rows[dist, 1]
+                assert start["radix"] in ("", "0"), dist
+                assert BAND[0] <= float(start["median_over_loggp"]) <= BAND[1], dist
+                assert float(start["measured_median_us"]) <= 1.5 * float(start["logp_bound_us"])
+
+
 def test_link_greedy_tree_near_the_bound_at_560():
     """link-greedy-trees: the LogP bound's schedule as a planned gather tree (run by a patched
     Optimal_Gatherv_init, recorded TUWCOLL_TREE_FILE) beside TUWk_Gatherv_init's starts, p = 560.
