@@ -107,7 +107,8 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 namespace {
 // The records of the model's choice, by LinkGreedyRule.
 const char* const kModelChoiceRecords[] = {
-    "model", "model link-greedy", "model link-greedy layouts", "model link-greedy scatter-layouts"};
+    "model", "model link-greedy", "model link-greedy layouts", "model link-greedy scatter-layouts",
+    "model link-greedy node-link"};
 }  // namespace
 
 std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_greedy) {
@@ -118,7 +119,7 @@ std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_gree
 bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix,
                             LinkGreedyRule* link_greedy) {
   if (link_greedy != nullptr) *link_greedy = kNoLinkGreedy;
-  for (int rule = kNoLinkGreedy; rule <= kLinkGreedyScatterLayouts; ++rule) {
+  for (int rule = kNoLinkGreedy; rule <= kLinkGreedyNodeLink; ++rule) {
     if (record != kModelChoiceRecords[rule]) continue;
     *radix = 0;
     if (link_greedy != nullptr) *link_greedy = static_cast<LinkGreedyRule>(rule);

@@ -56,13 +56,16 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 // chooses between its radix tree and the link-greedy tree in its first layout (tree::PlannedTree
 // without weigh_layouts; scatters since the second change of that day: the day's runs of the
 // first have gathers only); "model link-greedy layouts" (77ae977's build, 2026-12-07): in the
-// faster of its two layouts; "model link-greedy scatter-layouts" (builds since): a scatter's in
-// the faster, a gather's in the first. *link_greedy (where not null): which the record says.
+// faster of its two layouts; "model link-greedy scatter-layouts" (b67f107's): a scatter's in
+// the faster, a gather's in the first; "model link-greedy node-link" (builds since): the same, but
+// a gather's outward where the root's node link says (tree::OutwardOnNodeLink, with the run's
+// TUWCOLL_RANKS_PER_NODE). *link_greedy (where not null): which the record says.
 enum LinkGreedyRule {
   kNoLinkGreedy = 0,
   kLinkGreedyFirstLayout = 1,
   kLinkGreedyLayouts = 2,
-  kLinkGreedyScatterLayouts = 3
+  kLinkGreedyScatterLayouts = 3,
+  kLinkGreedyNodeLink = 4
 };
 std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_greedy = kNoLinkGreedy);
 bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix,

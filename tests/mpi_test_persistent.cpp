@@ -210,6 +210,32 @@ TEST(PersistentRootRadix, LinkGreedyLayoutsMatchNative) {
   CheckScatters(kTuwkInit, MPI_COMM_WORLD, 1, true, rising, kShapeCoverage);
 }
 
+// TUWk_Gatherv_init's link-greedy tree in its outward layout, which a gather's root takes where
+// its node link says (tree::OutwardOnNodeLink): a fit with a node's own alpha (4 us across
+// nodes, 2 inside, 0.05 us a byte: outward above 40 bytes pulled) and nodes of four ranks, four
+// ints a block (at p = 16, 17 and 31, for 4, 4 and 16 roots, counted with a temporary print).
+// The same bytes as the native call at every root.
+TEST(PersistentRootRadix, OutwardLinkGreedyMatchesNative) {
+  const ScopedEnvironment radix("TUWCOLL_RADIX");
+  radix.Set("TUWk=3");
+  const ScopedEnvironment nodes("TUWCOLL_RANKS_PER_NODE");
+  nodes.Set("4");
+  const ScopedEnvironment fit("TUWCOLL_MODEL_FIT");
+  const std::string path = "mpi_test_persistent_node_fit_" + std::to_string(Rank()) + ".txt";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(
+      "alpha_us=4\nbeta_us_per_byte=0.05\ngamma_us_per_byte=0\nalpha_local_us=2\n"
+      "beta_local_us_per_byte=0.05\noverhead_us=1\ngap_us=0\n",
+      f);
+  std::fclose(f);
+  fit.Set(path.c_str());
+  const CountsFor four = [](int p, int) { return std::vector<int>(p, 4); };
+  CheckGathers(kTuwkInit, MPI_COMM_WORLD, 1, false, four, kShapeCoverage);
+  CheckGathers(kTuwkInit, MPI_COMM_WORLD, 1, true, four, kShapeCoverage);
+  std::remove(path.c_str());
+}
+
 // The optimal tree's shape depends on the cost parameters: fit files from latency-bound (a
 // binomial-like tree) to bandwidth-bound with free copies (a flat one), then one that cannot be
 // read (MPI_ERR_OTHER on every process, no request); then the choice of the DP.

@@ -662,6 +662,54 @@ TEST(LinkGreedyTree, TwoLayoutsLeftOfTheRoot) {
   EXPECT_TRUE(WeighLayouts(true));
 }
 
+// The outward layout and its rule, p = 9, root 4, o = 1, L = 2: the first layout's right side is
+// child 5 with 6 below it (range 5-6) and children 7 and 8; outward, 6 sends with 5 below it. On
+// nodes of two ranks ({4, 5}, {6, 7}) child 5 sits on the root's node and pulls rank 6's 4 bytes
+// over its link: outward where 4 x us_per_byte exceeds hop_saved_us (2 > 1, not 0.8); on nodes of
+// four ranks 6 is on the root's node too and nothing is pulled.
+TEST(LinkGreedyTree, OutwardWhereTheRootsNodeLinkSays) {
+  const std::vector<std::int64_t> blocks(9, 4);
+  const Tree first = LinkGreedyViews(blocks, 4, Params(2, 1, 0));
+  const Tree outward =
+      LinkGreedyViews(blocks, 4, Params(2, 1, 0), LinkGreedyLayout::kRightMirrored);
+  EXPECT_EQ(first.nodes[6].parent, 5);
+  EXPECT_EQ(first.nodes[5].parent, 4);
+  EXPECT_EQ(outward.nodes[5].parent, 6);
+  EXPECT_EQ(outward.nodes[6].parent, 4);
+  EXPECT_EQ(outward.nodes[6].lo, 5);
+  EXPECT_EQ(outward.nodes[6].hi, 6);
+  for (int rank = 0; rank < 4; ++rank) EXPECT_EQ(outward.nodes[rank], first.nodes[rank]);
+  for (int rank = 7; rank < 9; ++rank) EXPECT_EQ(outward.nodes[rank], first.nodes[rank]);
+  EXPECT_TRUE(OutwardOnNodeLink(first, blocks, {2, 1.0, 0.5}));
+  EXPECT_FALSE(OutwardOnNodeLink(first, blocks, {2, 1.0, 0.2}));
+  EXPECT_FALSE(OutwardOnNodeLink(first, blocks, {4, 1.0, 0.5}));
+  EXPECT_FALSE(OutwardOnNodeLink(first, blocks, {1, 1.0, 0.5}));
+  const PlannedTreeChoice chosen =
+      PlannedTree(false, blocks, 4, Params(2, 1, 0), false, NodeLinkCosts{2, 1.0, 0.5});
+  ASSERT_TRUE(chosen.link_greedy);
+  const PlannedTreeChoice kept =
+      PlannedTree(false, blocks, 4, Params(2, 1, 0), false, NodeLinkCosts{2, 1.0, 0.2});
+  ASSERT_TRUE(kept.link_greedy);
+  const PlannedTreeChoice scatter =
+      PlannedTree(true, blocks, 4, Params(2, 1, 0), true, NodeLinkCosts{2, 1.0, 0.5});
+  ASSERT_TRUE(scatter.link_greedy);
+  for (int rank = 0; rank < 9; ++rank) {
+    EXPECT_EQ(chosen.link_greedy_tree.nodes[rank], outward.nodes[rank]) << rank;
+    EXPECT_EQ(kept.link_greedy_tree.nodes[rank], first.nodes[rank]) << rank;
+    EXPECT_EQ(scatter.link_greedy_tree.nodes[rank], first.nodes[rank]) << rank;  // gathers only
+  }
+  // A fit's node link: its alphas' difference and beta, where it measured a node's own alpha.
+  RadixCosts costs;
+  EXPECT_EQ(NodeLinkOf(costs, 16).ranks_per_node, 1);
+  costs.has_local = true;
+  costs.alpha_local_us = 1.25;
+  const NodeLinkCosts node_link = NodeLinkOf(costs, 16);
+  EXPECT_EQ(node_link.ranks_per_node, 16);
+  EXPECT_DOUBLE_EQ(node_link.hop_saved_us, costs.alpha_us - 1.25);
+  EXPECT_DOUBLE_EQ(node_link.us_per_byte, costs.beta_us_per_byte);
+  EXPECT_EQ(NodeLinkOf(costs, 1).ranks_per_node, 1);
+}
+
 // With a cost per byte the root's link decides: o = 1, g = 0, L = 2, G = 0.5, blocks of 1 byte,
 // p = 3 (LogGP.LowerBoundTakesTheRootsMessagesOnItsLink): two leaves, the second message a step
 // after the first, 5.5; one message of both blocks would end at 9.5.

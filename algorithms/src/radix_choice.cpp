@@ -265,13 +265,16 @@ int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes,
     *radix = set;
     return MPI_SUCCESS;
   }
+  int ranks_per_node = 0;  // a gather's link-greedy layout weighs the root's node link
+  if (RanksPerNodeSetting(&ranks_per_node) != MPI_SUCCESS) return MPI_ERR_ARG;
   std::int64_t chosen[2] = {kChoosePlannedRadix, 0};  // the radix; 1: the link-greedy tree
   if (ctx.rank == root) {
     if (root_ok && static_cast<int>(block_bytes.size()) == ctx.size) {
       tree::LogGPParams params = CachedModelCosts().SmallCallParams(1);
       if (!scatter && pieces != nullptr) params.gather_pieces = *pieces;
       tree::PlannedTreeChoice choice =
-          tree::PlannedTree(scatter, block_bytes, root, params, tree::WeighLayouts(scatter));
+          tree::PlannedTree(scatter, block_bytes, root, params, tree::WeighLayouts(scatter),
+                            tree::NodeLinkOf(CachedModelCosts(), ranks_per_node));
       chosen[0] = choice.radix;
       chosen[1] = choice.link_greedy && link_greedy != nullptr;
       if (chosen[1] != 0 && link_greedy_tree != nullptr) {

@@ -191,9 +191,10 @@ SequencedTree Assemble(const Schedule& schedule, int root, double deadline,
     next += mirrored ? -blocks : blocks;
   }
   next = root + 1;
+  const bool outward = layout == LinkGreedyLayout::kRightMirrored;
   for (const auto& [blocks, send] : side[1]) {
-    BuildRange(schedule, next, blocks, send, false, &tree);
-    arrivals.emplace_back(send, next);
+    BuildRange(schedule, next, blocks, send, outward, &tree);
+    arrivals.emplace_back(send, outward ? next + blocks - 1 : next);
     next += blocks;
   }
   std::stable_sort(arrivals.begin(), arrivals.end());
@@ -263,8 +264,24 @@ Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
   return LayoutViews(block_bytes, root, params, {layout}).front();
 }
 
+bool OutwardOnNodeLink(const Tree& first_layout, const std::vector<std::int64_t>& block_bytes,
+                       const NodeLinkCosts& node_link) {
+  const int per_node = node_link.ranks_per_node;
+  if (per_node <= 1 || node_link.hop_saved_us <= 0 || first_layout.root < 0) return false;
+  const int root = first_layout.root;
+  std::int64_t pulled = 0;  // bytes from other nodes into the root's
+  for (const ChildEdge& edge : first_layout.nodes[root].children) {
+    if (edge.child < root || edge.child / per_node != root / per_node) continue;
+    for (int rank = edge.lo; rank <= edge.hi; ++rank) {
+      if (rank / per_node != root / per_node) pulled += block_bytes[rank];
+    }
+  }
+  return node_link.us_per_byte * static_cast<double>(pulled) > node_link.hop_saved_us;
+}
+
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
-                              const LogGPParams& params, bool weigh_layouts) {
+                              const LogGPParams& params, bool weigh_layouts,
+                              const NodeLinkCosts& node_link) {
   PlannedTreeChoice chosen;
   chosen.radix = PlannedRadix(scatter, block_bytes, root, params);
   if (block_bytes.size() <= 2) return chosen;
@@ -282,7 +299,16 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
   try {
     std::vector<LinkGreedyLayout> layouts = {LinkGreedyLayout::kLeftAscending};
     if (weigh_layouts) layouts.push_back(LinkGreedyLayout::kLeftMirrored);
+    const bool node_rule = !scatter && node_link.ranks_per_node > 1;
+    if (node_rule) layouts.push_back(LinkGreedyLayout::kRightMirrored);
     std::vector<Tree> trees = LayoutViews(block_bytes, root, params, layouts);
+    if (node_rule) {  // the outward layout where the node link says, else the others
+      if (OutwardOnNodeLink(trees[0], block_bytes, node_link)) {
+        trees.erase(trees.begin(), trees.end() - 1);
+      } else {
+        trees.pop_back();
+      }
+    }
     const auto price = [&](const Tree& tree) {
       return scatter ? PlannedScatterTime(tree, params) : PlannedGatherTime(tree, params, true);
     };

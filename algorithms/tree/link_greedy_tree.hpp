@@ -44,7 +44,10 @@ struct LinkGreedyTree {
 // its bytes hold the root's link for that time less the curve's least (or x * G). Without a cost
 // per message (o = g = 0) every rank sends straight to the root. Throws std::invalid_argument for
 // p < 1, a root outside [0, p) or block_bytes < 0.
-enum class LinkGreedyLayout { kLeftAscending, kLeftMirrored };
+// kRightMirrored: the left side as in the first layout, the right side mirrored (each range's
+// sender its last rank), so that every sender of the root's children is far from the root: the
+// outward layout (OutwardOnNodeLink).
+enum class LinkGreedyLayout { kLeftAscending, kLeftMirrored, kRightMirrored };
 LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
                                    const LogGPParams& params,
                                    LinkGreedyLayout layout = LinkGreedyLayout::kLeftAscending);
@@ -92,11 +95,37 @@ struct PlannedTreeChoice {
   bool link_greedy = false;
   Tree link_greedy_tree;  // the tree priced, where link_greedy (else empty)
 };
-// weigh_layouts: the link-greedy tree in the faster of its two layouts on these blocks (a tie
-// keeps kLeftAscending); false: kLeftAscending only. The library weighs them for scatters
-// (WeighLayouts; irrbench's "model link-greedy scatter-layouts").
+// Whether a gather's link-greedy tree goes outward (kRightMirrored) on a machine of nodes: in the
+// first layout the root's right-side children on the root's node pull their subtrees' data from
+// other nodes over the root's node link, while the root takes its own messages over it; outward,
+// their senders sit on other nodes, but the last hop crosses the network instead of staying in the
+// node. Outward where that data's wire time (us_per_byte x bytes) exceeds what the hop inside the
+// node saves (hop_saved_us: the network's alpha less the node's). Simulated p = 560 (16 ranks a
+// node, radix-560-current's fit: 3655 bytes; link-greedy-init, raw-560-outward*.csv against the
+// first layout's runs): 276-1340 bytes at b = 1 to 4, where the first layout ran faster in all
+// 7 cells compared cleanly; 4000-4516 at b = 10, where the outward one ran 5-9 % faster in all 4.
+// False without nodes (ranks_per_node <= 1) or a node's own alpha.
+struct NodeLinkCosts {
+  int ranks_per_node = 1;
+  double hop_saved_us = 0;
+  double us_per_byte = 0;
+};
+bool OutwardOnNodeLink(const Tree& first_layout, const std::vector<std::int64_t>& block_bytes,
+                       const NodeLinkCosts& node_link);
+// A fit's node link: ranks_per_node consecutive ranks a node where the fit measured a node's own
+// alpha, the network's alpha less it, the network's beta (libtuwcoll and irrmodel alike).
+inline NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node) {
+  if (!costs.has_local || ranks_per_node <= 1) return {};
+  return {ranks_per_node, costs.alpha_us - costs.alpha_local_us, costs.beta_us_per_byte};
+}
+
+// weigh_layouts: the link-greedy tree in the faster of its first two layouts on these blocks (a
+// tie keeps kLeftAscending); false: kLeftAscending only. The library weighs them for scatters
+// (WeighLayouts). A gather on a machine of nodes (node_link): the outward layout where
+// OutwardOnNodeLink says (irrbench's "model link-greedy node-link"), else as before.
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
-                              const LogGPParams& params, bool weigh_layouts);
+                              const LogGPParams& params, bool weigh_layouts,
+                              const NodeLinkCosts& node_link = {});
 // Whether a TUWk_*_init root weighs the two layouts (simulated p = 560, link-greedy-init, the
 // runs "-layouts" against the first ones): a scatter's choice of the mirrored layout ran faster
 // where taken (Spikes at b = 1 15.47 us against 16.69, Decreasing 15.32 against 15.78), a gather's

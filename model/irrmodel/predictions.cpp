@@ -93,6 +93,7 @@ struct SmallCallChoices {
   // "model link-greedy [scatter-]layouts]": the root may take that tree (in the faster of its
   // layouts)
   formats::LinkGreedyRule init_link_greedy = formats::kNoLinkGreedy;
+  tuw::tree::NodeLinkCosts init_node_link;  // "node-link": the run's nodes and the fit's costs
   tuw::tree::LogGPParams init_params;
 };
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
@@ -168,8 +169,10 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
       const tuw::tree::PlannedTreeChoice chosen = tuw::tree::PlannedTree(
           scatter, blocks, root, init_params,
           choices->init_link_greedy == formats::kLinkGreedyLayouts ||
-              (choices->init_link_greedy == formats::kLinkGreedyScatterLayouts &&
-               tuw::tree::WeighLayouts(scatter)));
+              (choices->init_link_greedy >= formats::kLinkGreedyScatterLayouts &&
+               tuw::tree::WeighLayouts(scatter)),
+          choices->init_link_greedy == formats::kLinkGreedyNodeLink ? choices->init_node_link
+                                                                    : tuw::tree::NodeLinkCosts{});
       *radix = chosen.radix;
       if (chosen.link_greedy) {
         *radix = 0;  // (no radix: the radix column shows none)
@@ -203,7 +206,8 @@ bool RadixChoiceOf(std::map<std::string, std::string>& meta, const std::string& 
   }
   *error = "--from-results: " + key + "=" + meta[key] + " is not 'model'" +
            (link_greedy != nullptr ? ", 'model link-greedy', 'model link-greedy layouts', "
-                                     "'model link-greedy scatter-layouts'"
+                                     "'model link-greedy scatter-layouts', "
+                                     "'model link-greedy node-link'"
                                    : "") +
            " or 'R TUWCOLL_RADIX' with R in 2.." + std::to_string(tuw::tree::kMaxRadix);
   return false;
@@ -461,6 +465,8 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   }
   step_choices.large_params = costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node));
   step_choices.init_params = costs.radix_costs.SmallCallParams(1);
+  step_choices.init_node_link =
+      tuw::tree::NodeLinkOf(costs.radix_costs, static_cast<int>(ranks_per_node));
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
