@@ -214,7 +214,7 @@ TEST(PersistentRootRadix, LinkGreedyLayoutsMatchNative) {
 // its node link says (tree::OutwardOnNodeLink): a fit with a node's own alpha (4 us across
 // nodes, 2 inside, 0.05 us a byte: outward above 40 bytes pulled) and nodes of four ranks, four
 // ints a block (at p = 16, 17 and 31, for 4, 4 and 16 roots, counted with a temporary print).
-// The same bytes as the native call at every root.
+// The same bytes as the native call at every root; a bad TUWCOLL_RANKS_PER_NODE refused.
 TEST(PersistentRootRadix, OutwardLinkGreedyMatchesNative) {
   const ScopedEnvironment radix("TUWCOLL_RADIX");
   radix.Set("TUWk=3");
@@ -234,6 +234,23 @@ TEST(PersistentRootRadix, OutwardLinkGreedyMatchesNative) {
   CheckGathers(kTuwkInit, MPI_COMM_WORLD, 1, false, four, kShapeCoverage);
   CheckGathers(kTuwkInit, MPI_COMM_WORLD, 1, true, four, kShapeCoverage);
   std::remove(path.c_str());
+  // A ranks-a-node setting that is no count: MPI_ERR_ARG on every process, no request.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int p = Size();
+  std::vector<int> counts(p, 1), displs(p);
+  for (int i = 0; i < p; ++i) displs[i] = i;
+  std::vector<int> send(1, Rank()), recv(p, kFill);
+  for (const char* bad : {"0", "2x"}) {
+    nodes.Set(bad);
+    TUW_Request request = TUW_REQUEST_NULL;
+    const int rc =
+        TUWk_Gatherv_init(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(),
+                          MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+    int error_class = rc;
+    MPI_Error_class(rc, &error_class);
+    EXPECT_TRUE(AllRanks(error_class == MPI_ERR_ARG && request == TUW_REQUEST_NULL)) << bad;
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
 // The optimal tree's shape depends on the cost parameters: fit files from latency-bound (a
