@@ -973,6 +973,41 @@ def test_link_greedy_layouts_at_560():
                 assert float(start["measured_median_us"]) <= 1.5 * float(start["logp_bound_us"])
 
 
+def test_link_greedy_node_link_at_560():
+    """link-greedy-init's node-link runs (ceb34ec, gathers at b = 1, 2, 4, 10): a gather's root
+    takes the outward layout where its node link says (tree::OutwardOnNodeLink; 3655 bytes on the
+    fit, 16 ranks a node): at b = 10 in the four cells with the link-greedy tree, whose starts are
+    those of the outward experiment (within 4 ns of 16.5 us) and 5-9 % faster than the first layout's
+    (within 1.5x of the LogP bound but Spikes, 1.52); at b = 1 the first layout's starts. Never
+    more than 5 % slower than TUW_Gatherv_init, and priced within the issue's band."""
+    run = SIMULATED / "link-greedy-init"
+    fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
+    raw = run / "raw-560-node-link.csv"
+    assert "# tuwcoll_init_radix=model link-greedy node-link\n" in raw.read_text()
+    assert "# env.TUWCOLL_RANKS_PER_NODE=16\n" in raw.read_text()
+    now, first, outward = medians(raw), medians(run / "raw-560.csv"), medians(
+        run / "raw-560-outward.csv")
+    rows = {(r["op"], r["distribution"], int(r["b"])): r for r in model_rows(raw, fit)}
+    assert len(rows) == 48
+    for (op, dist, b), row in rows.items():
+        assert BAND[0] <= float(row["median_over_loggp"]) <= BAND[1], (op, dist, b)
+        if op != "TUWk_Gatherv_init":
+            continue
+        tuw = float(rows["TUW_Gatherv_init", dist, b]["measured_median_us"])
+        assert now[op, dist, b] <= 1.05 * tuw, (dist, b)
+        took_link_greedy = row["radix"] in ("", "0")
+        if b == 1:
+            assert now[op, dist, b] == first[op, dist, b], dist
+        if b == 10 and took_link_greedy:
+            assert now[op, dist, b] == pytest.approx(outward[op, dist, b], rel=1e-3), dist
+            assert now[op, dist, b] <= 0.95 * first[op, dist, b], dist
+            limit = 1.53 if dist == "spikes" else 1.5
+            assert now[op, dist, b] <= limit * float(row["logp_bound_us"]), dist
+    assert {d for (op, d, b), r in rows.items()
+            if b == 10 and op == "TUWk_Gatherv_init" and r["radix"] in ("", "0")} == {
+                "same", "random", "spikes", "alternating"}
+
+
 def test_link_greedy_tree_near_the_bound_at_560():
     """link-greedy-trees: the LogP bound's schedule as a planned gather tree (run by a patched
     Optimal_Gatherv_init, recorded TUWCOLL_TREE_FILE) beside TUWk_Gatherv_init's starts, p = 560.
