@@ -210,6 +210,23 @@ TEST(PersistentRootRadix, LinkGreedyLayoutsMatchNative) {
   CheckScatters(kTuwkInit, MPI_COMM_WORLD, 1, true, rising, kShapeCoverage);
 }
 
+// Whether a gather init of one int a process to root 0 (MPI_ERRORS_RETURN around it) fails on
+// every process with `expected` and gives no request.
+bool GatherInitFailsEverywhere(decltype(&TUW_Gatherv_init) init, int expected) {
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int p = Size();
+  std::vector<int> counts(p, 1), displs(p);
+  for (int i = 0; i < p; ++i) displs[i] = i;
+  std::vector<int> send(1, Rank()), recv(p, kFill);
+  TUW_Request request = TUW_REQUEST_NULL;
+  const int rc = init(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT,
+                      0, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
+  int error_class = rc;
+  MPI_Error_class(rc, &error_class);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  return AllRanks(error_class == expected && request == TUW_REQUEST_NULL);
+}
+
 // TUWk_Gatherv_init's link-greedy tree in its outward layout, which a gather's root takes where
 // its node link says (tree::OutwardOnNodeLink): a fit with a node's own alpha (4 us across
 // nodes, 2 inside, 0.05 us a byte: outward above 40 bytes pulled) and nodes of four ranks, four
@@ -235,22 +252,10 @@ TEST(PersistentRootRadix, OutwardLinkGreedyMatchesNative) {
   CheckGathers(kTuwkInit, MPI_COMM_WORLD, 1, true, four, kShapeCoverage);
   std::remove(path.c_str());
   // A ranks-a-node setting that is no count: MPI_ERR_ARG on every process, no request.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  const int p = Size();
-  std::vector<int> counts(p, 1), displs(p);
-  for (int i = 0; i < p; ++i) displs[i] = i;
-  std::vector<int> send(1, Rank()), recv(p, kFill);
   for (const char* bad : {"0", "2x"}) {
     nodes.Set(bad);
-    TUW_Request request = TUW_REQUEST_NULL;
-    const int rc =
-        TUWk_Gatherv_init(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(),
-                          MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
-    int error_class = rc;
-    MPI_Error_class(rc, &error_class);
-    EXPECT_TRUE(AllRanks(error_class == MPI_ERR_ARG && request == TUW_REQUEST_NULL)) << bad;
+    EXPECT_TRUE(GatherInitFailsEverywhere(TUWk_Gatherv_init, MPI_ERR_ARG)) << bad;
   }
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
 // The optimal tree's shape depends on the cost parameters: fit files from latency-bound (a
@@ -271,30 +276,13 @@ TEST(PersistentOptimal, CostParametersAndDpChoice) {
     CheckOptimalScatters(MPI_COMM_WORLD, false);
   }
   setenv("TUWCOLL_MODEL_FIT", "/nonexistent/fit.txt", 1);
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  const int p = Size();
-  std::vector<int> counts(p, 1), displs(p);
-  for (int i = 0; i < p; ++i) displs[i] = i;
-  std::vector<int> send(1, Rank()), recv(p, kFill);
-  TUW_Request request = TUW_REQUEST_NULL;
-  const int rc =
-      Optimal_Gatherv_init(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(),
-                           MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
-  int error_class = rc;
-  MPI_Error_class(rc, &error_class);
-  EXPECT_TRUE(AllRanks(error_class == MPI_ERR_OTHER && request == TUW_REQUEST_NULL));
+  EXPECT_TRUE(GatherInitFailsEverywhere(Optimal_Gatherv_init, MPI_ERR_OTHER));
   unsetenv("TUWCOLL_MODEL_FIT");
   std::remove(path.c_str());
   // The DP's choice: an unknown one is MPI_ERR_ARG everywhere; the windowed one (what runs
   // above 256 processes) executed at this p.
   setenv("TUWCOLL_OPTIMAL_DP", "bogus", 1);
-  const int bad =
-      Optimal_Gatherv_init(send.data(), 1, MPI_INT, recv.data(), counts.data(), displs.data(),
-                           MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
-  error_class = bad;
-  MPI_Error_class(bad, &error_class);
-  EXPECT_TRUE(AllRanks(error_class == MPI_ERR_ARG && request == TUW_REQUEST_NULL));
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  EXPECT_TRUE(GatherInitFailsEverywhere(Optimal_Gatherv_init, MPI_ERR_ARG));
   setenv("TUWCOLL_OPTIMAL_DP", "windowed", 1);
   CheckOptimalGathers(MPI_COMM_WORLD, false);
   CheckOptimalScatters(MPI_COMM_WORLD, false);
