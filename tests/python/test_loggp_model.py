@@ -979,7 +979,8 @@ def test_link_greedy_node_link_at_560():
     fit, 16 ranks a node): at b = 10 in the four cells with the link-greedy tree, whose starts are
     those of the outward experiment (within 4 ns of 16.5 us) and 5-9 % faster than the first layout's
     (within 1.5x of the LogP bound but Spikes, 1.52); at b = 1 the first layout's starts. Never
-    more than 5 % slower than TUW_Gatherv_init, and priced within the issue's band."""
+    more than 5 % slower than TUW_Gatherv_init, and priced within the issue's band. p = 6400,
+    b = 1 below."""
     run = SIMULATED / "link-greedy-init"
     fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
     raw = run / "raw-560-node-link.csv"
@@ -1006,6 +1007,20 @@ def test_link_greedy_node_link_at_560():
     assert {d for (op, d, b), r in rows.items()
             if b == 10 and op == "TUWk_Gatherv_init" and r["radix"] in ("", "0")} == {
                 "same", "random", "spikes", "alternating"}
+    # p = 6400, b = 1, Same and Alternating (one start each): the rule goes outward there too
+    # (4752 bytes pulled against 4101 on radix-6400-small-current's fit), 19.13 us against the
+    # first layout's 21.07 (1.13x the bound of 16.95, was 1.24); TUW_Gatherv_init's the same.
+    now, first = medians(run / "raw-6400-node-link.csv"), medians(run / "raw-6400.csv")
+    assert "# tuwcoll_init_radix=model link-greedy node-link\n" in (
+        run / "raw-6400-node-link.csv").read_text()
+    small = SIMULATED / "radix-6400-small-current" / "default"  # the bound, as above
+    bound = {r["distribution"]: float(r["logp_bound_us"])
+             for r in model_rows(small / "raw.csv", small / "fit.txt")
+             if r["op"] == "TUWk_Gatherv" and r["b"] == "1"}
+    for dist in ("same", "alternating"):
+        assert now["TUWk_Gatherv_init", dist, 1] <= 0.92 * first["TUWk_Gatherv_init", dist, 1]
+        assert now["TUWk_Gatherv_init", dist, 1] <= 1.15 * bound[dist]
+        assert now["TUW_Gatherv_init", dist, 1] == first["TUW_Gatherv_init", dist, 1]
 
 
 def test_link_greedy_tree_near_the_bound_at_560():
