@@ -20,7 +20,9 @@
 // down (kLeftMirrored). Equal blocks price alike in both; uneven ones do not: the late, large
 // messages take the ranks far from their senders, which are Decreasing's heaviest on the left in
 // the first layout (p = 560, b = 10 on radix-560-current's fit: 23.71 us, mirrored 17.72, the
-// radix tree 20.55).
+// radix tree 20.55; but the simulated gather ran 25.20, and only scatters weigh it: WeighLayouts).
+// A third, outward layout (kRightMirrored) keeps every sender of the root's children away from
+// the root's node, where a gather's node link says (OutwardOnNodeLink).
 #pragma once
 
 #include <cstdint>
@@ -84,8 +86,8 @@ Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
 // the model priced the tree slower, after the root had built it for 70 ms (equal 40-byte blocks
 // on radix-6400-small-current's fit; bench_model's BM_InitPlannedTree/6400/40 on the built-in
 // costs: 61.9 ms before this rule, 5.4 after). The bound costs the root 0.1 ms at p = 560, 1.3 at
-// 6400. A network much slower than the simulated QDR-class one thus
-// keeps its radix trees; a grid scaled to its costs would be the way there (not measured).
+// 6400. A network much slower than the simulated QDR-class one thus keeps its radix trees; a grid
+// scaled to its costs would be the way there (not measured).
 constexpr int kLinkGreedyUnevenMaxRanks = 1024;
 constexpr std::int64_t kLinkGreedyMaxMeanBytes = 256;
 constexpr double kLinkGreedyMaxBoundUs = 40;
@@ -104,7 +106,8 @@ struct PlannedTreeChoice {
 // node, radix-560-current's fit: 3655 bytes; link-greedy-init, raw-560-outward*.csv against the
 // first layout's runs): 276-1340 bytes at b = 1 to 4, where the first layout ran faster in all
 // 7 cells compared cleanly; 4000-4516 at b = 10, where the outward one ran 5-9 % faster in all 4.
-// False without nodes (ranks_per_node <= 1) or a node's own alpha.
+// p = 6400, b = 1 (radix-6400-small-current's fit: 4101 bytes): 4752 pulled, outward 19.13 us
+// against 21.07 (raw-6400-node-link.csv). False without nodes (ranks_per_node <= 1).
 struct NodeLinkCosts {
   int ranks_per_node = 1;
   double hop_saved_us = 0;
