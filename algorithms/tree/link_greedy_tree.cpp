@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -203,65 +204,75 @@ SequencedTree Assemble(const Schedule& schedule, int root, double deadline,
   return tree;
 }
 
-// The link-greedy tree in each of these layouts, from one schedule.
-std::vector<LinkGreedyTree> BuildLayouts(int p, std::int64_t block_bytes, int root,
-                                         const LogGPParams& params,
-                                         const std::vector<LinkGreedyLayout>& layouts) {
-  if (p < 1 || root < 0 || root >= p || block_bytes < 0) {
-    throw std::invalid_argument("BuildLinkGreedyTree: p = " + std::to_string(p) + ", root " +
-                                std::to_string(root) + ", " + std::to_string(block_bytes) +
-                                " bytes a block (need p >= 1, 0 <= root < p, bytes >= 0)");
+// The schedule of p blocks of block_bytes, computed once, and its tree in any layout, built when
+// asked (PlannedTree builds only the layouts it weighs).
+class LayoutBuilder {
+ public:
+  LayoutBuilder(int p, std::int64_t block_bytes, int root, const LogGPParams& params)
+      : p_(p), block_bytes_(block_bytes), root_(root), params_(params) {
+    if (p < 1 || root < 0 || root >= p || block_bytes < 0) {
+      throw std::invalid_argument("BuildLinkGreedyTree: p = " + std::to_string(p) + ", root " +
+                                  std::to_string(root) + ", " + std::to_string(block_bytes) +
+                                  " bytes a block (need p >= 1, 0 <= root < p, bytes >= 0)");
+    }
+    if (std::max(params.gap_us, params.overhead_us) > 0) {
+      schedule_.emplace(p, block_bytes, params);
+      deadline_ = schedule_->Deadline();
+    }
   }
-  std::vector<LinkGreedyTree> out(layouts.size());
-  if (std::max(params.gap_us, params.overhead_us) <= 0) {
+  // Of the mean of these blocks (the shape is for equal blocks).
+  LayoutBuilder(const std::vector<std::int64_t>& block_bytes, int root, const LogGPParams& params)
+      : LayoutBuilder(static_cast<int>(block_bytes.size()), MeanBlock(block_bytes), root, params) {}
+
+  LinkGreedyTree Build(LinkGreedyLayout layout) const {
+    LinkGreedyTree out;
+    if (schedule_) {
+      out.tree = Assemble(*schedule_, root_, deadline_, layout);
+      out.deadline_us = deadline_;
+      return out;
+    }
     // No cost per message: the root takes every rank's block at once, straight from it.
-    for (LinkGreedyTree& star : out) {
-      star.tree.root = root;
-      star.tree.steps.assign(p, {SequencedTree::kCopy});
-      for (int rank = 0; rank < p; ++rank) {
-        if (rank != root) star.tree.steps[root].push_back(rank);
-      }
-      if (p > 1) {
-        star.deadline_us =
-            params.network.latency_us + params.Wire(params.network, block_bytes * (p - 1));
-      }
+    out.tree.root = root_;
+    out.tree.steps.assign(p_, {SequencedTree::kCopy});
+    for (int rank = 0; rank < p_; ++rank) {
+      if (rank != root_) out.tree.steps[root_].push_back(rank);
+    }
+    if (p_ > 1) {
+      out.deadline_us =
+          params_.network.latency_us + params_.Wire(params_.network, block_bytes_ * (p_ - 1));
     }
     return out;
   }
-  Schedule schedule(p, block_bytes, params);
-  const double deadline = schedule.Deadline();
-  for (std::size_t i = 0; i < layouts.size(); ++i) {
-    out[i].tree = Assemble(schedule, root, deadline, layouts[i]);
-    out[i].deadline_us = deadline;
+  // Build's tree as the executors run it, over these blocks.
+  Tree Views(LinkGreedyLayout layout, const std::vector<std::int64_t>& block_bytes) const {
+    return ToNodeViews(Build(layout).tree, block_bytes);
   }
-  return out;
-}
 
-// LinkGreedyViews in each of these layouts.
-std::vector<Tree> LayoutViews(const std::vector<std::int64_t>& block_bytes, int root,
-                              const LogGPParams& params,
-                              const std::vector<LinkGreedyLayout>& layouts) {
-  const int p = static_cast<int>(block_bytes.size());
-  const std::int64_t total =
-      std::accumulate(block_bytes.begin(), block_bytes.end(), std::int64_t{0});
-  std::vector<Tree> views;
-  for (const LinkGreedyTree& built :
-       BuildLayouts(p, p > 0 ? total / p : 0, root, params, layouts)) {
-    views.push_back(ToNodeViews(built.tree, block_bytes));
+ private:
+  static std::int64_t MeanBlock(const std::vector<std::int64_t>& block_bytes) {
+    const std::int64_t total =
+        std::accumulate(block_bytes.begin(), block_bytes.end(), std::int64_t{0});
+    return block_bytes.empty() ? 0 : total / static_cast<std::int64_t>(block_bytes.size());
   }
-  return views;
-}
+
+  int p_;
+  std::int64_t block_bytes_;
+  int root_;
+  LogGPParams params_;
+  std::optional<Schedule> schedule_;
+  double deadline_ = 0;
+};
 
 }  // namespace
 
 LinkGreedyTree BuildLinkGreedyTree(int p, std::int64_t block_bytes, int root,
                                    const LogGPParams& params, LinkGreedyLayout layout) {
-  return BuildLayouts(p, block_bytes, root, params, {layout}).front();
+  return LayoutBuilder(p, block_bytes, root, params).Build(layout);
 }
 
 Tree LinkGreedyViews(const std::vector<std::int64_t>& block_bytes, int root,
                      const LogGPParams& params, LinkGreedyLayout layout) {
-  return LayoutViews(block_bytes, root, params, {layout}).front();
+  return LayoutBuilder(block_bytes, root, params).Views(layout, block_bytes);
 }
 
 bool OutwardOnNodeLink(const Tree& first_layout, const std::vector<std::int64_t>& block_bytes,
@@ -297,17 +308,13 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
     return chosen;
   }
   try {
-    std::vector<LinkGreedyLayout> layouts = {LinkGreedyLayout::kLeftAscending};
-    if (weigh_layouts) layouts.push_back(LinkGreedyLayout::kLeftMirrored);
-    const bool node_rule = !scatter && node_link.ranks_per_node > 1;
-    if (node_rule) layouts.push_back(LinkGreedyLayout::kRightMirrored);
-    std::vector<Tree> trees = LayoutViews(block_bytes, root, params, layouts);
-    if (node_rule) {  // the outward layout where the node link says, else the others
-      if (OutwardOnNodeLink(trees[0], block_bytes, node_link)) {
-        trees.erase(trees.begin(), trees.end() - 1);
-      } else {
-        trees.pop_back();
-      }
+    const LayoutBuilder builder(block_bytes, root, params);
+    std::vector<Tree> trees = {builder.Views(LinkGreedyLayout::kLeftAscending, block_bytes)};
+    if (!scatter && node_link.ranks_per_node > 1 &&
+        OutwardOnNodeLink(trees[0], block_bytes, node_link)) {  // the node link decides
+      trees = {builder.Views(LinkGreedyLayout::kRightMirrored, block_bytes)};
+    } else if (weigh_layouts) {
+      trees.push_back(builder.Views(LinkGreedyLayout::kLeftMirrored, block_bytes));
     }
     const auto price = [&](const Tree& tree) {
       return scatter ? PlannedScatterTime(tree, params) : PlannedGatherTime(tree, params, true);

@@ -90,8 +90,8 @@ struct SmallCallChoices {
   // library's one-level costs; a gather's edges in the recorded pieces), else the radix
   // TUWCOLL_RADIX forced.
   int init_radix = -1;
-  // "model link-greedy [scatter-]layouts]": the root may take that tree (in the faster of its
-  // layouts)
+  // "model link-greedy ..." (formats::LinkGreedyRule): the root may take that tree, in the
+  // layouts the run's build weighed
   formats::LinkGreedyRule init_link_greedy = formats::kNoLinkGreedy;
   tuw::tree::NodeLinkCosts init_node_link;  // "node-link": the run's nodes and the fit's costs
   tuw::tree::LogGPParams init_params;
