@@ -58,6 +58,44 @@ TEST(LogGP, NodeMessagesHaveTheirOwnLinks) {
   EXPECT_DOUBLE_EQ(GatherTime(ModelTree::kLinear, {4, 4, 4, 4, 4}, 2, 2, params), 26);
 }
 
+// With node_links a node's processes share its network link each way (SimGrid's cluster). p = 4,
+// two ranks a node ({0, 1}, {2, 3}), root 0; rank 1 gathers rank 2 (range [1, 2]), the root takes
+// 1 and 3. The network L = 10, G = 1 (4 on the wire), the node's L = 1, G = 0; o = 1, g = 0.
+// Ranks 2 and 3 send at 0-1. Without node links each message has its receiver's link to itself:
+// both there at 15; rank 1 takes its at 15-16, sends 8 bytes at 16-17, there at 18; the root
+// takes 3's at 15-16, then 1's at 18-19. With them both cross node {2, 3}'s up link and node
+// {0, 1}'s down link from 11 on (after L), sharing them: both through at 19. Rank 1 takes its at
+// 19-20, sends at 20-21, there at 22; the root takes 3's at 19-20, 1's at 22-23.
+// The same tree as a scatter (a parent serves its children from the last): the root sends to 1 at
+// 0-1 (through the node: there at 2) and to 3 at 1-2 (on its link 2-6, there at 16); rank 1 takes
+// its at 2-3 and sends to 2 at 3-4 (4-8, there at 18); 3 takes 16-17, 2 18-19. With node links
+// 0 -> 3 enters the links at 12, 1 -> 2 at 14: alone 12-14, then sharing them, 0 -> 3 through at
+// 18, 1 -> 2 at 20; 3 takes its at 18-19, 2 at 20-21.
+TEST(LogGP, NodeLinksAreSharedByTheNodesProcesses) {
+  SequencedTree sequence;
+  sequence.root = 0;
+  sequence.steps = {{SequencedTree::kCopy, 3, 1},
+                    {SequencedTree::kCopy, 2},
+                    {SequencedTree::kCopy},
+                    {SequencedTree::kCopy}};
+  const Tree tree = ToNodeViews(sequence, {4, 4, 4, 4});
+  LogGPParams params = Params(10, 1, 0);
+  params.network.us_per_byte = 1;
+  params.node = {1, 0};
+  params.ranks_per_node = 2;
+  EXPECT_DOUBLE_EQ(PlannedGatherTime(tree, params), 19);
+  EXPECT_DOUBLE_EQ(PlannedScatterTime(tree, params), 19);
+  params.node_links = true;
+  EXPECT_DOUBLE_EQ(PlannedGatherTime(tree, params), 23);
+  EXPECT_DOUBLE_EQ(PlannedScatterTime(tree, params), 21);
+  // One rank a node: no node shares a link, the same 19 as without.
+  params.ranks_per_node = 1;
+  params.node = params.network;
+  const double one_level = PlannedGatherTime(tree, params);
+  params.node_links = false;
+  EXPECT_DOUBLE_EQ(one_level, PlannedGatherTime(tree, params));
+}
+
 // Where a message starts only when its receive is posted (SMPI's default). TUW, radix 2, the
 // timeline of AdaptiveGatherByHand below: rank 2's data (sent at 13) waits for rank 3 to post
 // its receive after its construction (24): there at 34, taken 34-35; rank 3 sends at 35, rank

@@ -18,14 +18,22 @@ struct Message {
   int from = 0, to = 0;
   std::int64_t bytes = 0;
   double sent = 0;
+  int seq = 0;  // the sender's how-many-th message (its node links' floor, NodeLinkFloors)
 };
+
+// params.node_links: per sender, per message (Message::seq), the earliest its network message can
+// arrive where the nodes' links are shared (Machine::LinkFloors); empty: none yet.
+using NodeLinkFloors = std::vector<std::vector<double>>;
 
 // Every process's clock and links while the model runs the protocol.
 class Machine {
  public:
   // Every process's clock starts at start[r].
-  Machine(const std::vector<double>& start, const LogGPParams& params)
+  Machine(const std::vector<double>& start, const LogGPParams& params,
+          const NodeLinkFloors* floors = nullptr)
       : params_(params),
+        floors_(floors),
+        sends_(start.size(), 0),
         cpu_(start),
         last_send_(start.size(), -1e300),
         last_recv_(start.size(), -1e300),
@@ -44,7 +52,7 @@ class Machine {
     const double start = std::max({ready, cpu_[from], last_send_[from] + params_.gap_us});
     cpu_[from] = start + params_.overhead_us;
     last_send_[from] = start;
-    return {from, to, bytes, cpu_[from]};
+    return {from, to, bytes, cpu_[from], sends_[from]++};
   }
   // When `m`, its receive posted at `posted`, may leave: an eager message when sent, another
   // when both sides are there.
@@ -60,7 +68,55 @@ class Machine {
     OutLink(m) = leaves + wire;
     const double arrives = std::max(leaves + level.latency_us + wire, InLink(m) + wire);
     InLink(m) = arrives;
+    if (NodeLinks() && !Local(m)) {
+      const LogGPParams::SharedCost cost = params_.Shared(level, m.bytes);
+      flows_.push_back({m, leaves + cost.latency, cost.wire});
+    }
     return arrives;
+  }
+  bool NodeLinks() const { return params_.node_links && params_.ranks_per_node > 1; }
+  // params.node_links: the earliest `m` can arrive through the nodes' shared links (the floors this
+  // machine was given; 0 without). The caller applies it to Arrival's time once the process's own
+  // link has shared it (ShareBackToBack, ShareInbound), so that the node's delay is added to this
+  // message alone, not to the process's chain of them.
+  double NodeFloor(const Message& m) const {
+    if (!NodeLinks() || Local(m) || floors_ == nullptr || floors_->empty()) return 0;
+    const std::vector<double>& of_sender = (*floors_)[m.from];
+    return m.seq < static_cast<int>(of_sender.size()) ? of_sender[m.seq] : 0;
+  }
+  // params.node_links: when each network message that Arrival saw would arrive where the nodes'
+  // links are shared: SimGrid's cluster gives every node one link each way, which all its
+  // processes' network messages share (a flow holds the sender's up link and the receiver's down
+  // link at once, after its latency). Each link is run with processor sharing over the flows that
+  // cross it, from the times of this run; a message's floor is the later of its two links' ends.
+  // The next run takes these as floors (Timed: kNodeLinkRuns runs in all).
+  NodeLinkFloors LinkFloors() {
+    NodeLinkFloors floors(sends_.size());
+    for (std::size_t r = 0; r < sends_.size(); ++r) floors[r].assign(sends_[r], 0);
+    const std::size_t nodes = (sends_.size() + params_.ranks_per_node - 1) / params_.ranks_per_node;
+    for (bool down : {true, false}) {
+      std::vector<std::vector<std::size_t>> by_node(nodes);
+      for (std::size_t k = 0; k < flows_.size(); ++k) {
+        by_node[Node(down ? flows_[k].message.to : flows_[k].message.from)].push_back(k);
+      }
+      for (const std::vector<std::size_t>& link : by_node) {
+        if (link.empty()) continue;
+        std::vector<double>&starts = starts_, &left = left_, &done = done_;
+        starts.resize(link.size());
+        left.resize(link.size());
+        done.assign(link.size(), 0);
+        for (std::size_t i = 0; i < link.size(); ++i) {
+          starts[i] = flows_[link[i]].start;
+          left[i] = flows_[link[i]].wire;
+        }
+        ShareLink(starts, &left, &done);
+        for (std::size_t i = 0; i < link.size(); ++i) {
+          const Message& m = flows_[link[i]].message;
+          floors[m.from][m.seq] = std::max(floors[m.from][m.seq], done[i]);
+        }
+      }
+    }
+    return floors;
   }
   // The arrivals of messages one process posted together (`posted`: each receive's), where they
   // overlap on its link: the network shares a link among the flows on it (SimGrid's fair
@@ -90,6 +146,10 @@ class Machine {
       arrivals[i] = std::max(done[i] + cost[i].latency, InLink(ms[i]) + cost[i].wire);
       InLink(ms[i]) = arrivals[i];
       OutLink(ms[i]) = std::max(OutLink(ms[i]), done[i]);
+      if (NodeLinks() && !Local(ms[i])) {
+        flows_.push_back({ms[i], leaves[i] + cost[i].latency, cost[i].wire});
+        arrivals[i] = std::max(arrivals[i], NodeFloor(ms[i]));
+      }
     }
     return arrivals;
   }
@@ -138,7 +198,9 @@ class Machine {
     return cpu_[at];
   }
   // A receive posted at `posted` (e.g. an MPI_Recv: the process's clock) and taken.
-  double Take(const Message& m, double posted) { return Receive(m.to, Arrival(m, posted), posted); }
+  double Take(const Message& m, double posted) {
+    return Receive(m.to, std::max(Arrival(m, posted), NodeFloor(m)), posted);
+  }
   double Clock(int rank) const { return cpu_[rank]; }
   double WireTime(const Message& m) const {
     return params_.Wire(params_.Between(m.from, m.to), m.bytes);
@@ -188,9 +250,21 @@ class Machine {
       }
     }
   }
+  std::size_t Node(int rank) const {
+    return static_cast<std::size_t>(rank / params_.ranks_per_node);
+  }
   double& OutLink(const Message& m) { return (Local(m) ? node_out_link_ : out_link_)[m.from]; }
   double& InLink(const Message& m) { return (Local(m) ? node_in_link_ : in_link_)[m.to]; }
   const LogGPParams& params_;
+  const NodeLinkFloors* floors_;
+  std::vector<int> sends_;  // per process, its messages so far (Message::seq)
+  // params.node_links: each network message Arrival saw, when it enters the links (after its
+  // latency) and its time on them alone.
+  struct Flow {
+    Message message;
+    double start, wire;
+  };
+  std::vector<Flow> flows_;
   std::vector<double> cpu_, last_send_, last_recv_, in_link_, out_link_;
   std::vector<double> node_in_link_, node_out_link_;   // shared memory's (Local)
   std::vector<double> leaves_, left_, done_, starts_;  // ArrivalsShared's, ShareInbound's scratch
@@ -205,6 +279,7 @@ class Machine {
 struct Arrived {
   double arrival, wire, posted;
   bool local;
+  double node_floor;  // Machine::NodeFloor
   bool operator<(const Arrived& o) const {
     return arrival != o.arrival ? arrival < o.arrival : wire < o.wire;
   }
@@ -302,6 +377,9 @@ void RunConstruction(Machine* machine, const std::vector<CarriedGroup>& groups) 
         }
       }
       machine->ShareInbound(inbound, posted[j], &arrivals);
+      for (std::size_t k = 0; k < inbound.size(); ++k) {
+        arrivals[k] = std::max(arrivals[k], machine->NodeFloor(inbound[k]));
+      }
       std::sort(arrivals.begin(), arrivals.end());
       const int at = j == n ? g.root : g.cubes[j].hi;
       for (double a : arrivals) machine->Receive(at, a, posted[j]);
@@ -380,9 +458,13 @@ class GatherRun {
     for (std::size_t k : order_) {
       const Message& m = messages_[k];
       arrivals_.push_back({machine_->Arrival(m, posted_[k]), machine_->WireTime(m), posted_[k],
-                           machine_->Local(m)});
+                           machine_->Local(m), machine_->NodeFloor(m)});
     }
     ShareBackToBack(&arrivals_, &own_);
+    if (machine_->NodeLinks()) {
+      for (Arrived& a : arrivals_) a.arrival = std::max(a.arrival, a.node_floor);
+      std::sort(arrivals_.begin(), arrivals_.end());
+    }
     double finished = start;
     for (const Arrived& a : arrivals_) finished = machine_->Receive(v, a.arrival, a.posted);
     return finished;
@@ -713,15 +795,24 @@ namespace {
 
 // One operation on the model: every process from its start (the barrier's exit, or 0), TUW's
 // construction where `construction` (its merges), then `run`'s data phase over `tree`
-// (`oblivious`: probed children and size headers, as the oblivious executors).
+// (`oblivious`: probed children and size headers, as the oblivious executors); with
+// params.node_links kNodeLinkRuns times, each with the node links' floors of the run before.
+constexpr int kNodeLinkRuns = 3;
 template <typename Run>
 double Timed(const Tree& tree, const std::vector<CarriedGroup>* construction, bool oblivious,
              const LogGPParams& params, Run run) {
   const std::vector<double> start = StartTimes(static_cast<int>(tree.nodes.size()), params);
-  Machine machine(start, params);
-  if (construction) RunConstruction(&machine, *construction);
-  run(&machine, tree, oblivious, !oblivious);
-  return machine.SlowestSince(start);
+  NodeLinkFloors floors;
+  double time = 0;
+  const int runs = params.node_links && params.ranks_per_node > 1 ? kNodeLinkRuns : 1;
+  for (int k = 0; k < runs; ++k) {
+    Machine machine(start, params, &floors);
+    if (construction) RunConstruction(&machine, *construction);
+    run(&machine, tree, oblivious, !oblivious);
+    time = machine.SlowestSince(start);
+    if (k + 1 < runs) floors = machine.LinkFloors();
+  }
+  return time;
 }
 
 template <typename Run>

@@ -12,7 +12,8 @@
 // oblivious tree's inner children their sizes first). Links are one-ported: a process's
 // incoming (outgoing) bytes share one link of G per byte, and a node's messages one of their own
 // (shared memory); the messages a process takes in one exchange of the construction over the
-// network share its link and end together (SimGrid divides a link among its flows).
+// network share its link and end together (SimGrid divides a link among its flows). Optionally
+// (LogGPParams::node_links) the processes of a node also share its network link.
 #pragma once
 
 #include <algorithm>
@@ -54,6 +55,18 @@ struct LogGPParams {
   LogGPLevel network;      // between processes of different nodes
   LogGPLevel node;         // between processes of one node (used where ranks_per_node > 1)
   int ranks_per_node = 1;  // consecutive ranks share a node
+  // Where true (irrmodel's pricing of a run on nodes; the library's choices go without), a node's
+  // processes share one network link each way, as SimGrid's cluster gives each host of
+  // ranks_per_node cores one SPLITDUPLEX link: the network messages the model times through the
+  // links (a gather's, a scatter parent's shared sends, the construction's exchanges) also cross
+  // their sender's up link and their receiver's down link, shared with the node's other flows
+  // (processor sharing at Shared's time per message: small ones hold a link longer per byte). The
+  // model runs the protocol again with each message's end on those links as the earliest it can
+  // arrive, three runs in all (settled by then at p = 560). Simulated p = 560, b = 10
+  // (link-greedy-init): gathers whose root's node pulls many small messages over its link
+  // (TUWk_Gatherv_init's link-greedy tree in its first or mirrored layout) ran 1.12-1.62x the
+  // price without, 1.04-1.15x with (docs/irrmodel.md).
+  bool node_links = false;
   // Messages up to this size leave at once (eager); larger ones start when the receive is
   // posted (rendezvous), as every message does in SimGrid SMPI's default (async-small-thresh 0).
   // 0: none, not even an empty one (SMPI sends those as it sends any other).

@@ -334,6 +334,9 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   tuw::tree::LogGPParams loggp = costs.loggp;
   loggp.barrier_start = meta.count("sync") == 0 || meta["sync"] == "barrier";
   loggp.latency_by_size = true;  // (the library's choice, below, keeps its own costs)
+  // Each node's network link shared by its ranks (LogGPParams::node_links): the simulated gathers
+  // at b = 10 that pull many small messages into the root's node ran up to 1.6x the one-link price.
+  loggp.node_links = true;
   if (node_starts.size() >= 2) {
     const int size = node_starts[1] - node_starts[0];
     bool equal = true;

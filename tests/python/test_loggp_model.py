@@ -963,6 +963,27 @@ def test_link_greedy_layouts_at_560():
                 assert float(start["measured_median_us"]) <= 1.5 * float(start["logp_bound_us"])
 
 
+def test_node_links_price_the_gathers_that_pull_into_the_roots_node():
+    """irrmodel gives each node one network link each way, shared by its ranks (LogGPParams::
+    node_links; SimGrid's cluster, 16 ranks a host). p = 560, b = 10, TUWk_Gatherv_init on the
+    link-greedy tree whose root's node pulls many small messages over that link: the first
+    layout (raw-560.csv) and the mirrored one where taken (raw-560-layouts.csv: Random, Spikes,
+    Decreasing), and the radix-9 tree (radix-560-persistent-pieces): 1.12-1.62x the price with
+    one link per process, 1.02-1.15x with node links. The outward layout, which keeps those
+    messages off the root's node (raw-560-node-link.csv), 1.03-1.05x without, 1.01-1.05x with."""
+    fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
+    run = SIMULATED / "link-greedy-init"
+    for raw in (run / "raw-560.csv", run / "raw-560-layouts.csv", run / "raw-560-node-link.csv",
+                SIMULATED / "radix-560-persistent-pieces" / "raw.csv"):
+        starts = [r for r in model_rows(raw, fit)
+                  if r["op"] == "TUWk_Gatherv_init" and r["b"] == "10"
+                  and r["distribution"] != "two_blocks"]
+        assert len(starts) == 5, raw
+        for r in starts:
+            ratio = float(r["median_over_loggp"])
+            assert 1 <= ratio <= 1.16, (raw.name, r["distribution"], ratio)
+
+
 def test_link_greedy_node_link_at_560():
     """link-greedy-init's node-link runs (ceb34ec, gathers at b = 1, 2, 4, 10): a gather's root
     takes the outward layout where its node link says (tree::OutwardOnNodeLink; 3655 bytes on the
