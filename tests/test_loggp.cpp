@@ -88,7 +88,7 @@ TEST(LogGP, NodeLinksAreSharedByTheNodesProcesses) {
   params.node_links = true;
   EXPECT_DOUBLE_EQ(PlannedGatherTime(tree, params), 23);
   EXPECT_DOUBLE_EQ(PlannedScatterTime(tree, params), 21);
-  // One rank a node: no node shares a link, the same 19 as without.
+  // One rank a node: no two processes share a link, so node links change nothing.
   params.ranks_per_node = 1;
   params.node = params.network;
   const double one_level = PlannedGatherTime(tree, params);
