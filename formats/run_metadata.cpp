@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
 #include <stdexcept>
 
 #include "tsv_table.hpp"
@@ -111,6 +112,15 @@ const char* const kModelChoiceRecords[] = {
     "model link-greedy node-link"};
 }  // namespace
 
+std::string ModelChoiceRecords(bool link_greedy) {
+  std::string out;
+  const std::size_t count = link_greedy ? std::size(kModelChoiceRecords) : 1;
+  for (std::size_t i = 0; i < count; ++i) {
+    out += (i == 0 ? "'" : ", '") + std::string(kModelChoiceRecords[i]) + "'";
+  }
+  return out;
+}
+
 std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_greedy) {
   if (by_model) return kModelChoiceRecords[link_greedy];
   return std::to_string(radix) + " TUWCOLL_RADIX";
@@ -119,7 +129,7 @@ std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_gree
 bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix,
                             LinkGreedyRule* link_greedy) {
   if (link_greedy != nullptr) *link_greedy = kNoLinkGreedy;
-  for (int rule = kNoLinkGreedy; rule <= kLinkGreedyNodeLink; ++rule) {
+  for (std::size_t rule = 0; rule < std::size(kModelChoiceRecords); ++rule) {
     if (record != kModelChoiceRecords[rule]) continue;
     *radix = 0;
     if (link_greedy != nullptr) *link_greedy = static_cast<LinkGreedyRule>(rule);

@@ -68,6 +68,9 @@ enum LinkGreedyRule {
   kLinkGreedyNodeLink = 4
 };
 std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_greedy = kNoLinkGreedy);
+// The model's records, quoted and comma-separated, for an error message: "'model'" alone, or with
+// link_greedy every LinkGreedyRule's.
+std::string ModelChoiceRecords(bool link_greedy);
 bool ParseRadixChoiceRecord(const std::string& record, int max_radix, int* radix,
                             LinkGreedyRule* link_greedy = nullptr);
 

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
+#include <utility>
 
 #include "link_greedy_tree.hpp"
 #include "loggp.hpp"
@@ -635,6 +637,20 @@ TEST(LogGP, HeavyBlockTakesTheRadixTree) {
   EXPECT_EQ(kLibrarySmallCallRule, SmallCallRule::kHeavyBlocksOnRadixTree);
 }
 
+// Each (rank, parent) pair of `parents` is an edge of `tree`.
+void ExpectParents(const Tree& tree, std::initializer_list<std::pair<int, int>> parents) {
+  for (const auto& [rank, parent] : parents) EXPECT_EQ(tree.nodes[rank].parent, parent) << rank;
+}
+// `rank` holds ranks lo..hi when it sends.
+void ExpectRange(const Tree& tree, int rank, int lo, int hi) {
+  EXPECT_EQ(tree.nodes[rank].lo, lo) << rank;
+  EXPECT_EQ(tree.nodes[rank].hi, hi) << rank;
+}
+// Ranks [from, to) have the same views in both trees.
+void ExpectSameNodes(const Tree& a, const Tree& b, int from, int to) {
+  for (int rank = from; rank < to; ++rank) EXPECT_EQ(a.nodes[rank], b.nodes[rank]) << rank;
+}
+
 // The link-greedy tree with no cost per byte is Karp et al.'s broadcast run backwards: o = 1,
 // g = 0, L = 2 (a hop 2o + L = 4, a step 1). The root takes messages at 8, 7, 6, 5, 4 (sent 4
 // earlier: at 4, 3, 2, 1, 0); the one sent at 4 can carry a rank that reached its sender by 4 (sent
@@ -667,15 +683,10 @@ TEST(LinkGreedyTree, TwoLayoutsLeftOfTheRoot) {
   const Tree ascending = ToNodeViews(BuildLinkGreedyTree(7, 4, 3, Params(2, 1, 0)).tree, blocks);
   const Tree mirrored = ToNodeViews(
       BuildLinkGreedyTree(7, 4, 3, Params(2, 1, 0), LinkGreedyLayout::kLeftMirrored).tree, blocks);
-  EXPECT_EQ(ascending.nodes[0].parent, 3);
-  EXPECT_EQ(ascending.nodes[1].parent, 0);
-  EXPECT_EQ(ascending.nodes[2].parent, 3);
-  EXPECT_EQ(mirrored.nodes[0].parent, 3);
-  EXPECT_EQ(mirrored.nodes[1].parent, 2);
-  EXPECT_EQ(mirrored.nodes[2].parent, 3);
-  EXPECT_EQ(mirrored.nodes[2].lo, 1);
-  EXPECT_EQ(mirrored.nodes[2].hi, 2);
-  for (int rank = 4; rank < 7; ++rank) EXPECT_EQ(mirrored.nodes[rank], ascending.nodes[rank]);
+  ExpectParents(ascending, {{0, 3}, {1, 0}, {2, 3}});
+  ExpectParents(mirrored, {{0, 3}, {1, 2}, {2, 3}});
+  ExpectRange(mirrored, 2, 1, 2);
+  ExpectSameNodes(mirrored, ascending, 4, 7);
   EXPECT_DOUBLE_EQ(PlannedGatherTime(mirrored, Params(2, 1, 0)), 8);
   // PlannedTree weighing the layouts takes the faster: p = 12, root 6, blocks of 4 (i + 1) bytes
   // on the built-in costs: the heavy ranks are the right side's, the light ones far left, where
@@ -710,14 +721,11 @@ TEST(LinkGreedyTree, OutwardWhereTheRootsNodeLinkSays) {
   const Tree first = LinkGreedyViews(blocks, 4, Params(2, 1, 0));
   const Tree outward =
       LinkGreedyViews(blocks, 4, Params(2, 1, 0), LinkGreedyLayout::kRightMirrored);
-  EXPECT_EQ(first.nodes[6].parent, 5);
-  EXPECT_EQ(first.nodes[5].parent, 4);
-  EXPECT_EQ(outward.nodes[5].parent, 6);
-  EXPECT_EQ(outward.nodes[6].parent, 4);
-  EXPECT_EQ(outward.nodes[6].lo, 5);
-  EXPECT_EQ(outward.nodes[6].hi, 6);
-  for (int rank = 0; rank < 4; ++rank) EXPECT_EQ(outward.nodes[rank], first.nodes[rank]);
-  for (int rank = 7; rank < 9; ++rank) EXPECT_EQ(outward.nodes[rank], first.nodes[rank]);
+  ExpectParents(first, {{6, 5}, {5, 4}});
+  ExpectParents(outward, {{5, 6}, {6, 4}});
+  ExpectRange(outward, 6, 5, 6);
+  ExpectSameNodes(outward, first, 0, 4);
+  ExpectSameNodes(outward, first, 7, 9);
   EXPECT_TRUE(OutwardOnNodeLink(first, blocks, {2, 1.0, 0.5}));
   EXPECT_FALSE(OutwardOnNodeLink(first, blocks, {2, 1.0, 0.2}));
   EXPECT_FALSE(OutwardOnNodeLink(first, blocks, {4, 1.0, 0.5}));

@@ -181,24 +181,16 @@ void BM_InitPlannedTree(benchmark::State& state) {
         tuw::tree::PlannedTree(false, blocks, p / 2, InitParams(), false).radix);
   }
 }
-BENCHMARK(BM_InitPlannedRadix)
-    ->Args({560, 4})
-    ->Args({560, 40})
-    ->Args({6400, 4})
-    ->Args({6400, 40})
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_InitLinkGreedyTree)
-    ->Args({560, 4})
-    ->Args({560, 40})
-    ->Args({6400, 4})
-    ->Args({6400, 40})
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_InitPlannedTree)
-    ->Args({560, 4})
-    ->Args({560, 40})
-    ->Args({6400, 4})
-    ->Args({6400, 40})
-    ->Unit(benchmark::kMillisecond);
+// The init's cases: p = 560 and 6400, blocks of 4 and 40 bytes.
+void InitCases(benchmark::internal::Benchmark* bench) {
+  for (int p : {560, 6400}) {
+    for (int bytes : {4, 40}) bench->Args({p, bytes});
+  }
+  bench->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(BM_InitPlannedRadix)->Apply(InitCases);
+BENCHMARK(BM_InitLinkGreedyTree)->Apply(InitCases);
+BENCHMARK(BM_InitPlannedTree)->Apply(InitCases);
 
 }  // namespace
 

@@ -204,11 +204,8 @@ bool RadixChoiceOf(std::map<std::string, std::string>& meta, const std::string& 
     if (link_greedy != nullptr) *link_greedy = says;
     return true;
   }
-  *error = "--from-results: " + key + "=" + meta[key] + " is not 'model'" +
-           (link_greedy != nullptr ? ", 'model link-greedy', 'model link-greedy layouts', "
-                                     "'model link-greedy scatter-layouts', "
-                                     "'model link-greedy node-link'"
-                                   : "") +
+  *error = "--from-results: " + key + "=" + meta[key] + " is not " +
+           formats::ModelChoiceRecords(link_greedy != nullptr) +
            " or 'R TUWCOLL_RADIX' with R in 2.." + std::to_string(tuw::tree::kMaxRadix);
   return false;
 }
