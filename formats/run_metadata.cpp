@@ -107,9 +107,12 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 
 namespace {
 // The records of the model's choice, by LinkGreedyRule.
-const char* const kModelChoiceRecords[] = {
-    "model", "model link-greedy", "model link-greedy layouts", "model link-greedy scatter-layouts",
-    "model link-greedy node-link"};
+const char* const kModelChoiceRecords[] = {"model",
+                                           "model link-greedy",
+                                           "model link-greedy layouts",
+                                           "model link-greedy scatter-layouts",
+                                           "model link-greedy node-link",
+                                           "model link-greedy node-scatter"};
 }  // namespace
 
 std::string ModelChoiceRecords(bool link_greedy) {

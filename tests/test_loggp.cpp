@@ -10,6 +10,7 @@
 
 #include "link_greedy_tree.hpp"
 #include "loggp.hpp"
+#include "node_scatter_tree.hpp"
 
 namespace tuw::tree {
 namespace {
@@ -638,6 +639,15 @@ TEST(LogGP, HeavyBlockTakesTheRadixTree) {
 }
 
 // Each (rank, parent) pair of `parents` is an edge of `tree`.
+// A node link without the scatter's node tree.
+NodeLinkCosts NodeLink(int ranks_per_node, double hop_saved_us, double us_per_byte) {
+  NodeLinkCosts costs;
+  costs.ranks_per_node = ranks_per_node;
+  costs.hop_saved_us = hop_saved_us;
+  costs.us_per_byte = us_per_byte;
+  return costs;
+}
+
 void ExpectParents(const Tree& tree, std::initializer_list<std::pair<int, int>> parents) {
   for (const auto& [rank, parent] : parents) EXPECT_EQ(tree.nodes[rank].parent, parent) << rank;
 }
@@ -726,18 +736,18 @@ TEST(LinkGreedyTree, OutwardWhereTheRootsNodeLinkSays) {
   ExpectRange(outward, 6, 5, 6);
   ExpectSameNodes(outward, first, 0, 4);
   ExpectSameNodes(outward, first, 7, 9);
-  EXPECT_TRUE(OutwardOnNodeLink(first, blocks, {2, 1.0, 0.5}));
-  EXPECT_FALSE(OutwardOnNodeLink(first, blocks, {2, 1.0, 0.2}));
-  EXPECT_FALSE(OutwardOnNodeLink(first, blocks, {4, 1.0, 0.5}));
-  EXPECT_FALSE(OutwardOnNodeLink(first, blocks, {1, 1.0, 0.5}));
+  EXPECT_TRUE(OutwardOnNodeLink(first, blocks, NodeLink(2, 1.0, 0.5)));
+  EXPECT_FALSE(OutwardOnNodeLink(first, blocks, NodeLink(2, 1.0, 0.2)));
+  EXPECT_FALSE(OutwardOnNodeLink(first, blocks, NodeLink(4, 1.0, 0.5)));
+  EXPECT_FALSE(OutwardOnNodeLink(first, blocks, NodeLink(1, 1.0, 0.5)));
   const PlannedTreeChoice chosen =
-      PlannedTree(false, blocks, 4, Params(2, 1, 0), false, NodeLinkCosts{2, 1.0, 0.5});
+      PlannedTree(false, blocks, 4, Params(2, 1, 0), false, NodeLink(2, 1.0, 0.5));
   ASSERT_TRUE(chosen.link_greedy);
   const PlannedTreeChoice kept =
-      PlannedTree(false, blocks, 4, Params(2, 1, 0), false, NodeLinkCosts{2, 1.0, 0.2});
+      PlannedTree(false, blocks, 4, Params(2, 1, 0), false, NodeLink(2, 1.0, 0.2));
   ASSERT_TRUE(kept.link_greedy);
   const PlannedTreeChoice scatter =
-      PlannedTree(true, blocks, 4, Params(2, 1, 0), true, NodeLinkCosts{2, 1.0, 0.5});
+      PlannedTree(true, blocks, 4, Params(2, 1, 0), true, NodeLink(2, 1.0, 0.5));
   ASSERT_TRUE(scatter.link_greedy);
   for (int rank = 0; rank < 9; ++rank) {
     EXPECT_EQ(chosen.link_greedy_tree.nodes[rank], outward.nodes[rank]) << rank;
@@ -746,14 +756,14 @@ TEST(LinkGreedyTree, OutwardWhereTheRootsNodeLinkSays) {
   }
   // A fit's node link: its alphas' difference and beta, where it measured a node's own alpha.
   RadixCosts costs;
-  EXPECT_EQ(NodeLinkOf(costs, 16).ranks_per_node, 1);
+  EXPECT_EQ(NodeLinkOf(costs, 16, false).ranks_per_node, 1);
   costs.has_local = true;
   costs.alpha_local_us = 1.25;
-  const NodeLinkCosts node_link = NodeLinkOf(costs, 16);
+  const NodeLinkCosts node_link = NodeLinkOf(costs, 16, false);
   EXPECT_EQ(node_link.ranks_per_node, 16);
   EXPECT_DOUBLE_EQ(node_link.hop_saved_us, costs.alpha_us - 1.25);
   EXPECT_DOUBLE_EQ(node_link.us_per_byte, costs.beta_us_per_byte);
-  EXPECT_EQ(NodeLinkOf(costs, 1).ranks_per_node, 1);
+  EXPECT_EQ(NodeLinkOf(costs, 1, false).ranks_per_node, 1);
 }
 
 // With a cost per byte the root's link decides: o = 1, g = 0, L = 2, G = 0.5, blocks of 1 byte,
@@ -833,6 +843,109 @@ TEST(LinkGreedyTree, BadArguments) {
   const LinkGreedyTree one = BuildLinkGreedyTree(1, 4, 0, Params(2, 1, 0));
   EXPECT_EQ(one.deadline_us, 0);
   EXPECT_EQ(one.tree.steps[0], std::vector<int>{SequencedTree::kCopy});
+}
+
+// The node scatter tree by hand. p = 8, nodes of 4, root 2, one range a level and three inside a
+// node: the other node's leader is its rank nearest the root's node (4), which serves its node's
+// three other ranks; the root serves 0, 1 and 3 inside its node, and 4 first (the largest range
+// from the last). One range inside a node: each rank passes the rest on (a chain), the root's
+// left side through 1, the nearest.
+TEST(NodeScatterTree, TwoNodesByHand) {
+  const std::vector<std::int64_t> blocks(8, 4);
+  const Tree three = ToNodeViews(BuildNodeScatterTree(blocks, 2, 4, {1, 1, 3, false}), blocks);
+  ExpectParents(three, {{0, 2}, {1, 2}, {3, 2}, {4, 2}, {5, 4}, {6, 4}, {7, 4}});
+  ExpectRange(three, 4, 4, 7);
+  EXPECT_EQ(three.nodes[2].children.back().child, 4);
+  const Tree one = ToNodeViews(BuildNodeScatterTree(blocks, 2, 4, {1, 1, 1, false}), blocks);
+  ExpectParents(one, {{1, 2}, {0, 1}, {3, 2}, {4, 2}, {5, 4}, {6, 5}, {7, 6}});
+  ExpectRange(one, 5, 5, 7);
+}
+
+// Four nodes of 4, root 0: the range of nodes 1-3 led from its middle node (8) or from the node
+// next to the root's (4); 8 passes node 1 on through its rank nearest 8's node (7), node 3
+// through 12. Leaders left of their parent's node are their node's last rank.
+TEST(NodeScatterTree, MiddleLeader) {
+  const std::vector<std::int64_t> blocks(16, 4);
+  const Tree middle = ToNodeViews(BuildNodeScatterTree(blocks, 0, 4, {1, 2, 3, true}), blocks);
+  ExpectParents(middle, {{8, 0}, {7, 8}, {12, 8}, {4, 7}, {13, 12}});
+  ExpectRange(middle, 8, 4, 15);
+  const Tree nearest = ToNodeViews(BuildNodeScatterTree(blocks, 0, 4, {1, 2, 3, false}), blocks);
+  ExpectParents(nearest, {{4, 0}, {8, 4}, {5, 4}});
+  ExpectRange(nearest, 4, 4, 15);
+  // Root 15: nodes 0-2 led from node 2's last rank (nearest the root's node), which sends nodes 1
+  // and 0 one message each (two ranges), through their last ranks.
+  const Tree left = ToNodeViews(BuildNodeScatterTree(blocks, 15, 4, {1, 2, 3, false}), blocks);
+  ExpectParents(left, {{11, 15}, {7, 11}, {3, 11}});
+  ExpectRange(left, 11, 0, 11);
+}
+
+// Every shape, root and placement (the last node short) gives a tree ToNodeViews runs, in which
+// every node but the root's takes exactly one message from another node: its data crosses its
+// link once. Bad arguments are refused, naming them.
+TEST(NodeScatterTree, OneMessageIntoEachNode) {
+  for (int p : {1, 2, 5, 10, 16, 37}) {
+    for (int per_node : {1, 3, 4}) {
+      std::vector<std::int64_t> blocks(p);
+      for (int i = 0; i < p; ++i) blocks[i] = (i * 7) % 5;  // some empty
+      for (int root = 0; root < p; ++root) {
+        for (const NodeScatterShape shape :
+             {NodeScatterShape{1, 1, 1, false}, NodeScatterShape{2, 3, 2, true},
+              NodeScatterShape{4, 8, 4, false}, NodeScatterShape{8, 4, 8, true}}) {
+          const Tree tree =
+              ToNodeViews(BuildNodeScatterTree(blocks, root, per_node, shape), blocks);
+          std::vector<int> into(p, 0);  // messages into each node from another
+          for (int rank = 0; rank < p; ++rank) {
+            const int parent = tree.nodes[rank].parent;
+            if (parent >= 0 && parent / per_node != rank / per_node) ++into[rank / per_node];
+          }
+          for (int node = 0; node * per_node < p; ++node) {
+            EXPECT_EQ(into[node], node == root / per_node ? 0 : 1)
+                << "p " << p << " per node " << per_node << " root " << root << " node " << node;
+          }
+        }
+      }
+    }
+  }
+  const std::vector<std::int64_t> blocks(4, 1);
+  EXPECT_THROW(BuildNodeScatterTree(blocks, 4, 2, {}), std::invalid_argument);
+  EXPECT_THROW(BuildNodeScatterTree(blocks, 0, 0, {}), std::invalid_argument);
+  EXPECT_THROW(BuildNodeScatterTree(blocks, 0, 2, {1, 0, 1, false}), std::invalid_argument);
+}
+
+// A scatter's root on nodes weighs the node scatter tree where its node link says so, on the
+// two-level model with node links: it takes the fastest of the shapes where that prices below
+// the tree it would take otherwise, and never for a gather or without scatter_node_tree. Costs
+// of the simulated cluster's class (RadixCosts' defaults, a node's alpha 1.28 us), p = 64 in
+// nodes of 16, 40 bytes a rank.
+TEST(NodeScatterTree, PlannedTreeWeighsIt) {
+  RadixCosts costs;
+  costs.has_local = true;
+  costs.alpha_local_us = 1.28;
+  costs.beta_local_us_per_byte = 2.9e-4;
+  const std::vector<std::int64_t> blocks(64, 40);
+  const NodeLinkCosts weighs = NodeLinkOf(costs, 16, true);
+  ASSERT_TRUE(weighs.two_level.node_links);
+  const LogGPParams one = costs.SmallCallParams(1);
+  const PlannedTreeChoice without =
+      PlannedTree(true, blocks, 32, one, true, NodeLinkOf(costs, 16, false));
+  const PlannedTreeChoice with = PlannedTree(true, blocks, 32, one, true, weighs);
+  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 32, 16, weighs.two_level);
+  const double so_far =
+      without.link_greedy
+          ? PlannedScatterTime(without.link_greedy_tree, weighs.two_level)
+          : ScatterTime(ModelTree::kPlanned, blocks, 32, without.radix, weighs.two_level, 0);
+  ASSERT_LT(node_tree.time, so_far);
+  ASSERT_TRUE(with.link_greedy);
+  ExpectSameNodes(with.link_greedy_tree, node_tree.tree, 0, 64);
+  const PlannedTreeChoice gather = PlannedTree(false, blocks, 32, one, false, weighs);
+  const PlannedTreeChoice gather_without =
+      PlannedTree(false, blocks, 32, one, false, NodeLinkOf(costs, 16, false));
+  EXPECT_EQ(gather.link_greedy, gather_without.link_greedy);
+  ExpectSameNodes(gather.link_greedy_tree, gather_without.link_greedy_tree, 0,
+                  gather.link_greedy ? 64 : 0);
+  // Without nodes (one rank a node) there is no node tree to weigh.
+  EXPECT_EQ(PlannedTree(true, blocks, 32, one, true, NodeLinkOf(costs, 1, true)).link_greedy,
+            without.link_greedy);
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "node_scatter_tree.hpp"
+
 namespace tuw::tree {
 namespace {
 
@@ -290,6 +292,20 @@ bool OutwardOnNodeLink(const Tree& first_layout, const std::vector<std::int64_t>
   return node_link.us_per_byte * static_cast<double>(pulled) > node_link.hop_saved_us;
 }
 
+NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node, bool scatter_node_tree) {
+  if (!costs.has_local || ranks_per_node <= 1) return {};
+  NodeLinkCosts out;
+  out.ranks_per_node = ranks_per_node;
+  out.hop_saved_us = costs.alpha_us - costs.alpha_local_us;
+  out.us_per_byte = costs.beta_us_per_byte;
+  out.scatter_node_tree = scatter_node_tree;
+  out.two_level = costs.SmallCallParams(ranks_per_node);
+  out.two_level.barrier_start = true;
+  out.two_level.latency_by_size = true;
+  out.two_level.node_links = true;
+  return out;
+}
+
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
                               const LogGPParams& params, bool weigh_layouts,
                               const NodeLinkCosts& node_link) {
@@ -335,6 +351,20 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
                       ScatterTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params, 0)
             : best_time < GatherTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params);
     if (chosen.link_greedy) chosen.link_greedy_tree = std::move(trees[best]);
+    if (scatter && node_link.scatter_node_tree && node_link.ranks_per_node > 1 &&
+        block_bytes.size() <= static_cast<std::size_t>(kNodeScatterMaxRanks)) {
+      const LogGPParams& two_level = node_link.two_level;
+      const double so_far =
+          chosen.link_greedy
+              ? PlannedScatterTime(chosen.link_greedy_tree, two_level)
+              : ScatterTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, two_level, 0);
+      NodeScatterChoice node_tree =
+          FastestNodeScatterTree(block_bytes, root, node_link.ranks_per_node, two_level);
+      if (node_tree.time < so_far) {
+        chosen.link_greedy = true;
+        chosen.link_greedy_tree = std::move(node_tree.tree);
+      }
+    }
   } catch (const std::logic_error&) {  // no schedule found (not seen since Trimmed's fallback):
     chosen.link_greedy = false;        // the radix tree, never a library call that stops here
   }

@@ -108,24 +108,32 @@ struct PlannedTreeChoice {
 // 7 cells compared cleanly; 4000-4516 at b = 10, where the outward one ran 5-9 % faster in all 4.
 // p = 6400, b = 1 (radix-6400-small-current's fit: 4101 bytes): 4752 pulled, outward 19.13 us
 // against 21.07 (raw-6400-node-link.csv). False without nodes (ranks_per_node <= 1).
+// A scatter's root on such nodes also weighs the node scatter tree (node_scatter_tree.hpp) where
+// scatter_node_tree (libtuwcoll; irrmodel for a run that recorded "model link-greedy
+// node-scatter"): each tree priced on two_level, the model with each node's link shared
+// (LogGPParams::node_links), which priced the simulated radix tree's starts within 0.97-1.03.
 struct NodeLinkCosts {
   int ranks_per_node = 1;
   double hop_saved_us = 0;
   double us_per_byte = 0;
+  bool scatter_node_tree = false;
+  LogGPParams two_level;
 };
 bool OutwardOnNodeLink(const Tree& first_layout, const std::vector<std::int64_t>& block_bytes,
                        const NodeLinkCosts& node_link);
 // A fit's node link: ranks_per_node consecutive ranks a node where the fit measured a node's own
 // alpha, the network's alpha less it, the network's beta (libtuwcoll and irrmodel alike).
-inline NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node) {
-  if (!costs.has_local || ranks_per_node <= 1) return {};
-  return {ranks_per_node, costs.alpha_us - costs.alpha_local_us, costs.beta_us_per_byte};
-}
+// scatter_node_tree: the scatter's root weighs the node scatter tree, on
+// costs.SmallCallParams(ranks_per_node) with node links, a barrier start and latencies by size.
+NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node, bool scatter_node_tree);
 
 // weigh_layouts: the link-greedy tree in the faster of its first two layouts on these blocks (a
 // tie keeps kLeftAscending); false: kLeftAscending only. The library weighs them for scatters
 // (WeighLayouts). A gather on a machine of nodes (node_link): the outward layout where
-// OutwardOnNodeLink says (irrbench's "model link-greedy node-link"), else as before.
+// OutwardOnNodeLink says (irrbench's "model link-greedy node-link"), else as before. A scatter
+// on p <= kNodeScatterMaxRanks ranks of nodes with node_link.scatter_node_tree: the node scatter
+// tree where two_level prices it faster than the tree chosen so far (returned as the link-greedy
+// tree: any tree the root plans and hands out).
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
                               const LogGPParams& params, bool weigh_layouts,
                               const NodeLinkCosts& node_link = {});

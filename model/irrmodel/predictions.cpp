@@ -93,7 +93,9 @@ struct SmallCallChoices {
   // "model link-greedy ..." (formats::LinkGreedyRule): the root may take that tree, in the
   // layouts the run's build weighed
   formats::LinkGreedyRule init_link_greedy = formats::kNoLinkGreedy;
-  tuw::tree::NodeLinkCosts init_node_link;  // "node-link": the run's nodes and the fit's costs
+  // "node-link" and later: the run's nodes and the fit's costs ("node-scatter": and the scatter's
+  // node tree)
+  tuw::tree::NodeLinkCosts init_node_link;
   tuw::tree::LogGPParams init_params;
 };
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
@@ -171,7 +173,7 @@ double LogGPTime(const std::string& tree, bool planned, bool scatter,
           choices->init_link_greedy == formats::kLinkGreedyLayouts ||
               (choices->init_link_greedy >= formats::kLinkGreedyScatterLayouts &&
                tuw::tree::WeighLayouts(scatter)),
-          choices->init_link_greedy == formats::kLinkGreedyNodeLink ? choices->init_node_link
+          choices->init_link_greedy >= formats::kLinkGreedyNodeLink ? choices->init_node_link
                                                                     : tuw::tree::NodeLinkCosts{});
       *radix = chosen.radix;
       if (chosen.link_greedy) {
@@ -466,7 +468,8 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   step_choices.large_params = costs.radix_costs.SmallCallParams(static_cast<int>(ranks_per_node));
   step_choices.init_params = costs.radix_costs.SmallCallParams(1);
   step_choices.init_node_link =
-      tuw::tree::NodeLinkOf(costs.radix_costs, static_cast<int>(ranks_per_node));
+      tuw::tree::NodeLinkOf(costs.radix_costs, static_cast<int>(ranks_per_node),
+                            step_choices.init_link_greedy == formats::kLinkGreedyNodeScatter);
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding

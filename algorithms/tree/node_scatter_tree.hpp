@@ -1,0 +1,64 @@
+// A scatter's tree on nodes of consecutive ranks (pure, no MPI): TUWk_Scatterv_init's root takes
+// it where TUWCOLL_RANKS_PER_NODE says what a node is and the two-level model with each node's
+// link shared prices it faster (link_greedy_tree.hpp, PlannedTree).
+//
+// Why: on SimGrid's cluster each node of 16 ranks has one link each way, and a small message
+// holds it longer per byte than a larger one (the bandwidth factor: 0.92 ns/B at 257-1425 bytes,
+// 0.29 at 5776-9375). A rank-level tree sends one message per subtree whatever node it is on, so
+// the root's link carries many small ones; here the root sends each range of nodes one message
+// (fewer, larger), each node's leader passes its range on the same way, and inside a node the
+// ranks share the node's data over shared memory, which no network link carries. Simulated
+// p = 560, b = 10 (link-greedy-init, raw-scatter-560-node-tree.csv): 24.2-25.5 us against the
+// radix tree's 27.3-30.0, 1.97-2.24x the LogP bound instead of 2.16-2.55.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hypercube_tree.hpp"
+#include "loggp.hpp"
+#include "sequenced_tree.hpp"
+
+namespace tuw::tree {
+
+// Each level splits what it passes on into at most this many contiguous ranges, one message
+// each, in proportion to their bytes, never across the parent's own node or rank: the root the
+// other nodes (root_ranges), every other leader the nodes of its range (leader_ranges), every
+// rank of a node the rest of its node's ranks (rank_ranges). A range's leader is the rank of
+// the range nearest its parent (the parent's neighbour node's nearest rank), or with
+// middle_leader the middle node's first rank (the nearest inside a node).
+struct NodeScatterShape {
+  int root_ranges = 4;
+  int leader_ranges = 8;
+  int rank_ranges = 4;
+  bool middle_leader = false;
+  bool operator==(const NodeScatterShape& o) const {
+    return root_ranges == o.root_ranges && leader_ranges == o.leader_ranges &&
+           rank_ranges == o.rank_ranges && middle_leader == o.middle_leader;
+  }
+};
+
+// The tree over all ranks of block_bytes (ranks_per_node consecutive ranks a node, the last node
+// possibly fewer), runnable by ToNodeViews. Throws std::invalid_argument for a root outside
+// [0, p), ranks_per_node < 1 or a range count below 1.
+SequencedTree BuildNodeScatterTree(const std::vector<std::int64_t>& block_bytes, int root,
+                                   int ranks_per_node, const NodeScatterShape& shape);
+
+// The fastest of the shapes a root weighs on these params: root and leader ranges (4, 8), (6, 6)
+// or (8, 4), rank ranges 4 or 8, leaders nearest or in the middle (12 trees; 15-24 ms at p = 560).
+// A search of 1155 shapes (2-8 root ranges, 2-12 leader ranges, 2-12 rank ranges) on
+// radix-560-current's fit at p = 560 found one faster in 2 of the ten cells of the five
+// distributions at b = 1 and 10, by 0.6 and 1.2 %.
+struct NodeScatterChoice {
+  Tree tree;
+  double time = 0;  // PlannedScatterTime on the given params
+  NodeScatterShape shape;
+};
+NodeScatterChoice FastestNodeScatterTree(const std::vector<std::int64_t>& block_bytes, int root,
+                                         int ranks_per_node, const LogGPParams& params);
+
+// Above this many ranks a root does not weigh the tree: only p = 560 was simulated, and the
+// search's price grows with p (bench_model's BM_NodeScatterTree).
+constexpr int kNodeScatterMaxRanks = 1024;
+
+}  // namespace tuw::tree
