@@ -261,7 +261,7 @@ TEST(PersistentRootRadix, OutwardLinkGreedyMatchesNative) {
 // TUWk_Scatterv_init's node scatter tree (algorithms/tree/node_scatter_tree.hpp), which a
 // scatter's root on nodes takes where the two-level model prices it faster: the simulated
 // cluster's class of costs (2.65 us across nodes, 1.28 inside, 0.3 us a message) and nodes of
-// four ranks, ten ints a block or a rising count (taken in 28, 4, 51 and 26 inits at p = 12, 16,
+// four ranks, ten ints a block or a rising count (taken in 28, 4, 48 and 24 inits at p = 12, 16,
 // 17 and 31, counted with a temporary print). The same bytes as the native call, in place or not.
 TEST(PersistentRootRadix, NodeScatterTreeMatchesNative) {
   const ScopedEnvironment radix("TUWCOLL_RADIX");

@@ -913,10 +913,10 @@ TEST(NodeScatterTree, OneMessageIntoEachNode) {
 }
 
 // A scatter's root on nodes weighs the node scatter tree where its node link says so, on the
-// two-level model with node links: it takes the fastest of the shapes where that prices below
-// the tree it would take otherwise, and never for a gather or without scatter_node_tree. Costs
-// of the simulated cluster's class (RadixCosts' defaults, a node's alpha 1.28 us), p = 64 in
-// nodes of 16, 40 bytes a rank.
+// two-level model with node links: it takes the fastest of the shapes where that prices at most
+// kNodeScatterMaxRatio of the tree it would take otherwise, and never for a gather or without
+// scatter_node_tree. Costs of the simulated cluster's class (RadixCosts' defaults, a node's
+// alpha 1.28 us), p = 64 in nodes of 16, 40 bytes a rank.
 TEST(NodeScatterTree, PlannedTreeWeighsIt) {
   RadixCosts costs;
   costs.has_local = true;
@@ -934,7 +934,7 @@ TEST(NodeScatterTree, PlannedTreeWeighsIt) {
       without.link_greedy
           ? PlannedScatterTime(without.link_greedy_tree, weighs.two_level)
           : ScatterTime(ModelTree::kPlanned, blocks, 32, without.radix, weighs.two_level, 0);
-  ASSERT_LT(node_tree.time, so_far);
+  ASSERT_LE(node_tree.time, kNodeScatterMaxRatio * so_far);
   ASSERT_TRUE(with.link_greedy);
   ExpectSameNodes(with.link_greedy_tree, node_tree.tree, 0, 64);
   const PlannedTreeChoice gather = PlannedTree(false, blocks, 32, one, false, weighs);

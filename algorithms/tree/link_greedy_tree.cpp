@@ -360,7 +360,7 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
               : ScatterTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, two_level, 0);
       NodeScatterChoice node_tree =
           FastestNodeScatterTree(block_bytes, root, node_link.ranks_per_node, two_level);
-      if (node_tree.time < so_far) {
+      if (node_tree.time <= kNodeScatterMaxRatio * so_far) {
         chosen.link_greedy = true;
         chosen.link_greedy_tree = std::move(node_tree.tree);
       }

@@ -132,8 +132,8 @@ NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node, bool scatt
 // (WeighLayouts). A gather on a machine of nodes (node_link): the outward layout where
 // OutwardOnNodeLink says (irrbench's "model link-greedy node-link"), else as before. A scatter
 // on p <= kNodeScatterMaxRanks ranks of nodes with node_link.scatter_node_tree: the node scatter
-// tree where two_level prices it faster than the tree chosen so far (returned as the link-greedy
-// tree: any tree the root plans and hands out).
+// tree where two_level prices it at most kNodeScatterMaxRatio of the tree chosen so far (returned
+// as the link-greedy tree: any tree the root plans and hands out).
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
                               const LogGPParams& params, bool weigh_layouts,
                               const NodeLinkCosts& node_link = {});
