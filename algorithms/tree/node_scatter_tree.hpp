@@ -8,8 +8,9 @@
 // the root's link carries many small ones; here the root sends each range of nodes one message
 // (fewer, larger), each node's leader passes its range on the same way, and inside a node the
 // ranks share the node's data over shared memory, which no network link carries. Simulated
-// p = 560, b = 10 (link-greedy-init, raw-scatter-560-node-tree.csv): 24.2-25.5 us against the
-// radix tree's 27.3-30.0, 1.97-2.24x the LogP bound instead of 2.16-2.55.
+// p = 560 (link-greedy-init, raw-scatter-560-node-scatter.csv): b = 10 24.5-25.5 us against the
+// radix tree's 27.3-30.0 (1.97-2.29x the LogP bound instead of 2.16-2.55); b = 4 17.5-19.6
+// against 19.0-22.7.
 #pragma once
 
 #include <cstdint>
@@ -58,7 +59,7 @@ NodeScatterChoice FastestNodeScatterTree(const std::vector<std::int64_t>& block_
                                          int ranks_per_node, const LogGPParams& params);
 
 // A root takes it where priced at most this fraction of the tree it would take otherwise. Simulated
-// p = 560 (link-greedy-init, raw-scatter-560-node-scatter.csv, taken wherever priced faster):
+// p = 560 (link-greedy-init, raw-scatter-560-node-scatter-any.csv, taken wherever priced faster):
 // b = 10, priced 0.81-0.92 of the radix tree, ran 0.85-0.91 of it; b = 1, priced 0.98-0.99 of
 // the link-greedy tree (Same, Alternating, Decreasing), ran 1.03, 1.03 and 0.98 of it.
 constexpr double kNodeScatterMaxRatio = 0.95;
