@@ -7,6 +7,7 @@
 #include "hypercube_tree.hpp"
 #include "link_greedy_tree.hpp"
 #include "loggp.hpp"
+#include "node_scatter_tree.hpp"
 #include "tree_costs.hpp"
 
 namespace {
@@ -191,6 +192,21 @@ void InitCases(benchmark::internal::Benchmark* bench) {
 BENCHMARK(BM_InitPlannedRadix)->Apply(InitCases);
 BENCHMARK(BM_InitLinkGreedyTree)->Apply(InitCases);
 BENCHMARK(BM_InitPlannedTree)->Apply(InitCases);
+// A TUWk_Scatterv_init root on nodes of 16 also weighs the node scatter tree: its 12 shapes priced
+// on the two-level model with node links (a node's alpha 1.28 us, as the simulated cluster's).
+void BM_NodeScatterTree(benchmark::State& state) {
+  const int p = static_cast<int>(state.range(0));
+  const std::vector<std::int64_t> blocks(p, state.range(1));
+  tuw::tree::RadixCosts costs;
+  costs.has_local = true;
+  costs.alpha_local_us = 1.28;
+  costs.beta_local_us_per_byte = 2.9e-4;
+  const tuw::tree::LogGPParams params = tuw::tree::NodeLinkOf(costs, 16, true).two_level;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(tuw::tree::FastestNodeScatterTree(blocks, p / 2, 16, params).time);
+  }
+}
+BENCHMARK(BM_NodeScatterTree)->Args({560, 40})->Args({1024, 40})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
