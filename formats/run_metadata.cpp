@@ -112,7 +112,8 @@ const char* const kModelChoiceRecords[] = {"model",
                                            "model link-greedy layouts",
                                            "model link-greedy scatter-layouts",
                                            "model link-greedy node-link",
-                                           "model link-greedy node-scatter"};
+                                           "model link-greedy node-scatter",
+                                           "model link-greedy two-level-scatter"};
 }  // namespace
 
 std::string ModelChoiceRecords(bool link_greedy) {

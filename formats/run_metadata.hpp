@@ -59,16 +59,19 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 // faster of its two layouts; "model link-greedy scatter-layouts" (b67f107's): a scatter's in
 // the faster, a gather's in the first; "model link-greedy node-link" (builds since): the same, but
 // a gather's outward where the root's node link says (tree::OutwardOnNodeLink, with the run's
-// TUWCOLL_RANKS_PER_NODE); "model link-greedy node-scatter" (builds since 2026-12-07's node
-// scatter tree): the same, and a scatter's root also weighs the node scatter tree
-// (tree::NodeLinkCosts::scatter_node_tree). *link_greedy (where not null): which the record says.
+// TUWCOLL_RANKS_PER_NODE); "model link-greedy node-scatter" (a2333b8's build): the same, and a
+// scatter's root also weighs the node scatter tree within the link-greedy tree's limits;
+// "model link-greedy two-level-scatter" (builds since): the node scatter tree and the plain
+// call's greedy tree, for any blocks (tree::NodeLinkCosts::scatter_trees). *link_greedy (where
+// not null): which the record says.
 enum LinkGreedyRule {
   kNoLinkGreedy = 0,
   kLinkGreedyFirstLayout = 1,
   kLinkGreedyLayouts = 2,
   kLinkGreedyScatterLayouts = 3,
   kLinkGreedyNodeLink = 4,
-  kLinkGreedyNodeScatter = 5
+  kLinkGreedyNodeScatter = 5,
+  kLinkGreedyTwoLevelScatter = 6
 };
 std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_greedy = kNoLinkGreedy);
 // The model's records, quoted and comma-separated, for an error message: "'model'" alone, or with

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "greedy_tree.hpp"
 #include "link_greedy_tree.hpp"
 #include "loggp.hpp"
 #include "node_scatter_tree.hpp"
@@ -756,14 +757,14 @@ TEST(LinkGreedyTree, OutwardWhereTheRootsNodeLinkSays) {
   }
   // A fit's node link: its alphas' difference and beta, where it measured a node's own alpha.
   RadixCosts costs;
-  EXPECT_EQ(NodeLinkOf(costs, 16, false).ranks_per_node, 1);
+  EXPECT_EQ(NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNone).ranks_per_node, 1);
   costs.has_local = true;
   costs.alpha_local_us = 1.25;
-  const NodeLinkCosts node_link = NodeLinkOf(costs, 16, false);
+  const NodeLinkCosts node_link = NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNone);
   EXPECT_EQ(node_link.ranks_per_node, 16);
   EXPECT_DOUBLE_EQ(node_link.hop_saved_us, costs.alpha_us - 1.25);
   EXPECT_DOUBLE_EQ(node_link.us_per_byte, costs.beta_us_per_byte);
-  EXPECT_EQ(NodeLinkOf(costs, 1, false).ranks_per_node, 1);
+  EXPECT_EQ(NodeLinkOf(costs, 1, ScatterTreesOnNodes::kNone).ranks_per_node, 1);
 }
 
 // With a cost per byte the root's link decides: o = 1, g = 0, L = 2, G = 0.5, blocks of 1 byte,
@@ -914,20 +915,20 @@ TEST(NodeScatterTree, OneMessageIntoEachNode) {
 
 // A scatter's root on nodes weighs the node scatter tree where its node link says so, on the
 // two-level model with node links: it takes the fastest of the shapes where that prices at most
-// kNodeScatterMaxRatio of the tree it would take otherwise, and never for a gather or without
-// scatter_node_tree. Costs of the simulated cluster's class (RadixCosts' defaults, a node's
-// alpha 1.28 us), p = 64 in nodes of 16, 40 bytes a rank.
+// kNodeScatterMaxRatio of the tree it would take otherwise, and never for a gather or with
+// ScatterTreesOnNodes::kNone. Costs of the simulated cluster's class (RadixCosts' defaults, a
+// node's alpha 1.28 us), p = 64 in nodes of 16, 40 bytes a rank.
 TEST(NodeScatterTree, PlannedTreeWeighsIt) {
   RadixCosts costs;
   costs.has_local = true;
   costs.alpha_local_us = 1.28;
   costs.beta_local_us_per_byte = 2.9e-4;
   const std::vector<std::int64_t> blocks(64, 40);
-  const NodeLinkCosts weighs = NodeLinkOf(costs, 16, true);
+  const NodeLinkCosts weighs = NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNodeTree);
   ASSERT_TRUE(weighs.two_level.node_links);
   const LogGPParams one = costs.SmallCallParams(1);
   const PlannedTreeChoice without =
-      PlannedTree(true, blocks, 32, one, true, NodeLinkOf(costs, 16, false));
+      PlannedTree(true, blocks, 32, one, true, NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNone));
   const PlannedTreeChoice with = PlannedTree(true, blocks, 32, one, true, weighs);
   const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 32, 16, weighs.two_level);
   const double so_far =
@@ -939,13 +940,48 @@ TEST(NodeScatterTree, PlannedTreeWeighsIt) {
   ExpectSameNodes(with.link_greedy_tree, node_tree.tree, 0, 64);
   const PlannedTreeChoice gather = PlannedTree(false, blocks, 32, one, false, weighs);
   const PlannedTreeChoice gather_without =
-      PlannedTree(false, blocks, 32, one, false, NodeLinkOf(costs, 16, false));
+      PlannedTree(false, blocks, 32, one, false, NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNone));
   EXPECT_EQ(gather.link_greedy, gather_without.link_greedy);
   ExpectSameNodes(gather.link_greedy_tree, gather_without.link_greedy_tree, 0,
                   gather.link_greedy ? 64 : 0);
   // Without nodes (one rank a node) there is no node tree to weigh.
-  EXPECT_EQ(PlannedTree(true, blocks, 32, one, true, NodeLinkOf(costs, 1, true)).link_greedy,
-            without.link_greedy);
+  EXPECT_EQ(
+      PlannedTree(true, blocks, 32, one, true, NodeLinkOf(costs, 1, ScatterTreesOnNodes::kNodeTree))
+          .link_greedy,
+      without.link_greedy);
+}
+
+// kNodeAndGreedyTrees also weighs the plain call's greedy tree, and beyond the link-greedy tree's
+// limits: 400 bytes a rank (the mean above kLinkGreedyMaxMeanBytes), p = 560 in nodes of 16. There
+// kNodeTree weighs nothing, and kNodeAndGreedyTrees takes one of the two trees, the faster on
+// two_level, priced at most kNodeScatterMaxRatio of the radix tree.
+TEST(NodeScatterTree, GreedyTreeToo) {
+  RadixCosts costs;
+  costs.has_local = true;
+  costs.alpha_local_us = 1.28;
+  costs.beta_local_us_per_byte = 2.9e-4;
+  const std::vector<std::int64_t> blocks(560, 400);
+  const LogGPParams one = costs.SmallCallParams(1);
+  const PlannedTreeChoice radix =
+      PlannedTree(true, blocks, 280, one, true, NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNone));
+  ASSERT_FALSE(radix.link_greedy);
+  EXPECT_FALSE(PlannedTree(true, blocks, 280, one, true,
+                           NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNodeTree))
+                   .link_greedy);
+  const NodeLinkCosts both = NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNodeAndGreedyTrees);
+  const PlannedTreeChoice chosen = PlannedTree(true, blocks, 280, one, true, both);
+  ASSERT_TRUE(chosen.link_greedy);
+  const int shape =
+      SmallScatterShape(560, ShapeBlockBytes(blocks), radix.radix, both.small_call, 32);
+  ASSERT_GT(shape, 0);
+  const Tree greedy = BuildGreedyTree(blocks, 280, shape);
+  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 280, 16, both.two_level);
+  const double greedy_time = PlannedScatterTime(greedy, both.two_level);
+  ExpectSameNodes(chosen.link_greedy_tree, greedy_time < node_tree.time ? greedy : node_tree.tree,
+                  0, 560);
+  EXPECT_LE(std::min(greedy_time, node_tree.time),
+            kNodeScatterMaxRatio *
+                ScatterTime(ModelTree::kPlanned, blocks, 280, radix.radix, both.two_level, 0));
 }
 
 }  // namespace

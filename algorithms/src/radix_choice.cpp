@@ -274,7 +274,8 @@ int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes,
       if (!scatter && pieces != nullptr) params.gather_pieces = *pieces;
       tree::PlannedTreeChoice choice =
           tree::PlannedTree(scatter, block_bytes, root, params, tree::WeighLayouts(scatter),
-                            tree::NodeLinkOf(CachedModelCosts(), ranks_per_node, true));
+                            tree::NodeLinkOf(CachedModelCosts(), ranks_per_node,
+                                             tree::ScatterTreesOnNodes::kNodeAndGreedyTrees));
       chosen[0] = choice.radix;
       chosen[1] = choice.link_greedy && link_greedy != nullptr;
       if (chosen[1] != 0 && link_greedy_tree != nullptr) {

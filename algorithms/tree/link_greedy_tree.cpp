@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "greedy_tree.hpp"
 #include "node_scatter_tree.hpp"
 
 namespace tuw::tree {
@@ -292,23 +293,30 @@ bool OutwardOnNodeLink(const Tree& first_layout, const std::vector<std::int64_t>
   return node_link.us_per_byte * static_cast<double>(pulled) > node_link.hop_saved_us;
 }
 
-NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node, bool scatter_node_tree) {
+NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node,
+                         ScatterTreesOnNodes scatter_trees) {
   if (!costs.has_local || ranks_per_node <= 1) return {};
   NodeLinkCosts out;
   out.ranks_per_node = ranks_per_node;
   out.hop_saved_us = costs.alpha_us - costs.alpha_local_us;
   out.us_per_byte = costs.beta_us_per_byte;
-  out.scatter_node_tree = scatter_node_tree;
-  out.two_level = costs.SmallCallParams(ranks_per_node);
+  out.scatter_trees = scatter_trees;
+  out.small_call = costs.SmallCallParams(ranks_per_node);
+  out.two_level = out.small_call;
   out.two_level.barrier_start = true;
   out.two_level.latency_by_size = true;
   out.two_level.node_links = true;
   return out;
 }
 
-PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
-                              const LogGPParams& params, bool weigh_layouts,
-                              const NodeLinkCosts& node_link) {
+namespace {
+
+// PlannedRadix's radix tree or the link-greedy tree (PlannedTree's first part); *weighed: whether
+// the blocks were within the link-greedy tree's limits and it was priced.
+PlannedTreeChoice LinkGreedyChoice(bool scatter, const std::vector<std::int64_t>& block_bytes,
+                                   int root, const LogGPParams& params, bool weigh_layouts,
+                                   const NodeLinkCosts& node_link, bool* weighed) {
+  *weighed = false;
   PlannedTreeChoice chosen;
   chosen.radix = PlannedRadix(scatter, block_bytes, root, params);
   if (block_bytes.size() <= 2) return chosen;
@@ -351,22 +359,62 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
                       ScatterTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params, 0)
             : best_time < GatherTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, params);
     if (chosen.link_greedy) chosen.link_greedy_tree = std::move(trees[best]);
-    if (scatter && node_link.scatter_node_tree && node_link.ranks_per_node > 1 &&
-        block_bytes.size() <= static_cast<std::size_t>(kNodeScatterMaxRanks)) {
-      const LogGPParams& two_level = node_link.two_level;
-      const double so_far =
-          chosen.link_greedy
-              ? PlannedScatterTime(chosen.link_greedy_tree, two_level)
-              : ScatterTime(ModelTree::kPlanned, block_bytes, root, chosen.radix, two_level, 0);
-      NodeScatterChoice node_tree =
-          FastestNodeScatterTree(block_bytes, root, node_link.ranks_per_node, two_level);
-      if (node_tree.time <= kNodeScatterMaxRatio * so_far) {
-        chosen.link_greedy = true;
-        chosen.link_greedy_tree = std::move(node_tree.tree);
-      }
-    }
+    *weighed = true;
   } catch (const std::logic_error&) {  // no schedule found (not seen since Trimmed's fallback):
     chosen.link_greedy = false;        // the radix tree, never a library call that stops here
+  }
+  return chosen;
+}
+
+// A scatter's trees over nodes (NodeLinkCosts::scatter_trees), each priced on the two-level model
+// with node links: the node scatter tree, and with greedy_too the greedy tree of the plain call's
+// rule (SmallScatterShape on the node's two-level costs, where it picks one). The fastest replaces
+// the choice so far where priced at most kNodeScatterMaxRatio of it.
+void WeighScatterTreesOnNodes(const std::vector<std::int64_t>& block_bytes, int root,
+                              const NodeLinkCosts& node_link, bool greedy_too,
+                              PlannedTreeChoice* chosen) {
+  const LogGPParams& two_level = node_link.two_level;
+  const double so_far =
+      chosen->link_greedy
+          ? PlannedScatterTime(chosen->link_greedy_tree, two_level)
+          : ScatterTime(ModelTree::kPlanned, block_bytes, root, chosen->radix, two_level, 0);
+  NodeScatterChoice best =
+      FastestNodeScatterTree(block_bytes, root, node_link.ranks_per_node, two_level);
+  if (greedy_too && !SmallCallOnRadixTree(block_bytes)) {
+    const int p = static_cast<int>(block_bytes.size());
+    const int shape = SmallScatterShape(p, ShapeBlockBytes(block_bytes), chosen->radix,
+                                        node_link.small_call, root);
+    if (shape > 0) {
+      Tree greedy = BuildGreedyTree(block_bytes, root, shape);
+      const double time = PlannedScatterTime(greedy, two_level);
+      if (time < best.time) {
+        best.tree = std::move(greedy);
+        best.time = time;
+      }
+    }
+  }
+  if (best.time <= kNodeScatterMaxRatio * so_far) {
+    chosen->link_greedy = true;
+    chosen->link_greedy_tree = std::move(best.tree);
+  }
+}
+
+}  // namespace
+
+PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
+                              const LogGPParams& params, bool weigh_layouts,
+                              const NodeLinkCosts& node_link) {
+  bool link_greedy_weighed = false;
+  PlannedTreeChoice chosen = LinkGreedyChoice(scatter, block_bytes, root, params, weigh_layouts,
+                                              node_link, &link_greedy_weighed);
+  const bool on_nodes = scatter && node_link.ranks_per_node > 1 && block_bytes.size() > 2 &&
+                        block_bytes.size() <= static_cast<std::size_t>(kNodeScatterMaxRanks);
+  if (on_nodes &&
+      (node_link.scatter_trees == ScatterTreesOnNodes::kNodeAndGreedyTrees ||
+       (node_link.scatter_trees == ScatterTreesOnNodes::kNodeTree && link_greedy_weighed))) {
+    WeighScatterTreesOnNodes(block_bytes, root, node_link,
+                             node_link.scatter_trees == ScatterTreesOnNodes::kNodeAndGreedyTrees,
+                             &chosen);
   }
   return chosen;
 }

@@ -108,31 +108,39 @@ struct PlannedTreeChoice {
 // 7 cells compared cleanly; 4000-4516 at b = 10, where the outward one ran 5-9 % faster in all 4.
 // p = 6400, b = 1 (radix-6400-small-current's fit: 4101 bytes): 4752 pulled, outward 19.13 us
 // against 21.07 (raw-6400-node-link.csv). False without nodes (ranks_per_node <= 1).
-// A scatter's root on such nodes also weighs the node scatter tree (node_scatter_tree.hpp) where
-// scatter_node_tree (libtuwcoll; irrmodel for a run that recorded "model link-greedy
-// node-scatter"): each tree priced on two_level, the model with each node's link shared
-// (LogGPParams::node_links), which priced the simulated radix tree's starts within 0.97-1.03.
+// A scatter's root on such nodes may also weigh trees over the nodes (scatter_trees), each priced
+// on two_level, the model with each node's link shared (LogGPParams::node_links), which priced the
+// simulated radix tree's starts within 0.97-1.03: kNodeTree (irrmodel, for a run that recorded
+// "model link-greedy node-scatter": a2333b8's build) the node scatter tree (node_scatter_tree.hpp)
+// where the link-greedy tree was weighed (its limits above); kNodeAndGreedyTrees (libtuwcoll, and
+// irrmodel for "model link-greedy two-level-scatter") the node scatter tree and the greedy tree of
+// the plain TUWk_Scatterv's rule (SmallScatterShape on small_call, the call's two-level costs), for
+// any blocks. Simulated p = 560 (link-greedy-init): b = 10 the node tree 0.85-0.91 of the radix
+// tree's starts; b = 100 the greedy tree 0.63-0.66 (Same, Random, Alternating).
+enum class ScatterTreesOnNodes { kNone, kNodeTree, kNodeAndGreedyTrees };
 struct NodeLinkCosts {
   int ranks_per_node = 1;
   double hop_saved_us = 0;
   double us_per_byte = 0;
-  bool scatter_node_tree = false;
+  ScatterTreesOnNodes scatter_trees = ScatterTreesOnNodes::kNone;
+  LogGPParams small_call;
   LogGPParams two_level;
 };
 bool OutwardOnNodeLink(const Tree& first_layout, const std::vector<std::int64_t>& block_bytes,
                        const NodeLinkCosts& node_link);
 // A fit's node link: ranks_per_node consecutive ranks a node where the fit measured a node's own
 // alpha, the network's alpha less it, the network's beta (libtuwcoll and irrmodel alike).
-// scatter_node_tree: the scatter's root weighs the node scatter tree, on
-// costs.SmallCallParams(ranks_per_node) with node links, a barrier start and latencies by size.
-NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node, bool scatter_node_tree);
+// small_call: costs.SmallCallParams(ranks_per_node); two_level: the same with node links, a
+// barrier start and latencies by size.
+NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node,
+                         ScatterTreesOnNodes scatter_trees);
 
 // weigh_layouts: the link-greedy tree in the faster of its first two layouts on these blocks (a
 // tie keeps kLeftAscending); false: kLeftAscending only. The library weighs them for scatters
 // (WeighLayouts). A gather on a machine of nodes (node_link): the outward layout where
 // OutwardOnNodeLink says (irrbench's "model link-greedy node-link"), else as before. A scatter
-// on p <= kNodeScatterMaxRanks ranks of nodes with node_link.scatter_node_tree: the node scatter
-// tree where two_level prices it at most kNodeScatterMaxRatio of the tree chosen so far (returned
+// on 2 < p <= kNodeScatterMaxRanks ranks of nodes: the trees node_link.scatter_trees names where
+// two_level prices the fastest at most kNodeScatterMaxRatio of the tree chosen so far (returned
 // as the link-greedy tree: any tree the root plans and hands out).
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
                               const LogGPParams& params, bool weigh_layouts,

@@ -93,11 +93,22 @@ struct SmallCallChoices {
   // "model link-greedy ..." (formats::LinkGreedyRule): the root may take that tree, in the
   // layouts the run's build weighed
   formats::LinkGreedyRule init_link_greedy = formats::kNoLinkGreedy;
-  // "node-link" and later: the run's nodes and the fit's costs ("node-scatter": and the scatter's
-  // node tree)
+  // "node-link" and later: the run's nodes and the fit's costs ("node-scatter",
+  // "two-level-scatter": and the scatter's trees over nodes, ScatterTreesOfRecord)
   tuw::tree::NodeLinkCosts init_node_link;
   tuw::tree::LogGPParams init_params;
 };
+// Which trees over nodes a scatter's root weighed in the run's build (formats::LinkGreedyRule).
+tuw::tree::ScatterTreesOnNodes ScatterTreesOfRecord(formats::LinkGreedyRule rule) {
+  switch (rule) {
+    case formats::kLinkGreedyNodeScatter:
+      return tuw::tree::ScatterTreesOnNodes::kNodeTree;
+    case formats::kLinkGreedyTwoLevelScatter:
+      return tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTrees;
+    default:
+      return tuw::tree::ScatterTreesOnNodes::kNone;
+  }
+}
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
                 SmallCallChoices* choices) {
   const int p = static_cast<int>(blocks.size());
@@ -469,7 +480,7 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   step_choices.init_params = costs.radix_costs.SmallCallParams(1);
   step_choices.init_node_link =
       tuw::tree::NodeLinkOf(costs.radix_costs, static_cast<int>(ranks_per_node),
-                            step_choices.init_link_greedy == formats::kLinkGreedyNodeScatter);
+                            ScatterTreesOfRecord(step_choices.init_link_greedy));
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
