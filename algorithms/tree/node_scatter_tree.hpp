@@ -1,6 +1,7 @@
 // A scatter's tree on nodes of consecutive ranks (pure, no MPI): TUWk_Scatterv_init's root takes
 // it where TUWCOLL_RANKS_PER_NODE says what a node is and the two-level model with each node's
-// link shared prices it faster (link_greedy_tree.hpp, PlannedTree).
+// link shared prices it fastest of its choices (link_greedy_tree.hpp, PlannedTree: also the
+// radix, link-greedy and greedy trees).
 //
 // Why: on SimGrid's cluster each node of 16 ranks has one link each way, and a small message
 // holds it longer per byte than a larger one (the bandwidth factor: 0.92 ns/B at 257-1425 bytes,

@@ -1021,6 +1021,42 @@ def test_node_scatter_tree_at_560():
         assert any_rule[op, dist, 1] >= 1.02 * before[op, dist, 1], dist
 
 
+def test_two_level_scatter_trees_at_560():
+    """link-greedy-init's two-level-scatter run (a06ad2c, scatters at b = 1, 4, 10, 100, 1000): a
+    scatter's root on nodes weighs the node scatter tree and the plain call's greedy tree, for any
+    blocks. b = 100: Same, Random and Alternating take the greedy tree and run 0.62-0.67 of the
+    radix tree's starts (raw-scatter-560-scatter-layouts.csv), 1.13-1.25x the LogP bound, as the
+    plain TUWk_Scatterv did (radix-560-current); Spikes and Decreasing keep the radix tree. b = 10:
+    the node-scatter run's starts. Never slower than before by more than 0.1 %, never more than
+    5 % slower than TUW_Scatterv_init, and priced within the issue's band."""
+    run = SIMULATED / "link-greedy-init"
+    fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
+    raw = run / "raw-scatter-560-two-level-scatter.csv"
+    assert "# tuwcoll_init_radix=model link-greedy two-level-scatter\n" in raw.read_text()
+    now, before = medians(raw), medians(run / "raw-scatter-560-scatter-layouts.csv")
+    node_scatter = medians(run / "raw-scatter-560-node-scatter.csv")
+    plain = medians(SIMULATED / "radix-560-current" / "default" / "raw.csv")
+    rows = {(r["op"], r["distribution"], int(r["b"])): r for r in model_rows(raw, fit)}
+    assert len(rows) == 60
+    for (op, dist, b), row in rows.items():
+        assert BAND[0] <= float(row["median_over_loggp"]) <= BAND[1], (op, dist, b)
+        if op != "TUWk_Scatterv_init":
+            continue
+        tuw = float(rows["TUW_Scatterv_init", dist, b]["measured_median_us"])
+        assert now[op, dist, b] * 1e6 <= 1.05 * tuw, (dist, b)
+        if (op, dist, b) in before:
+            assert now[op, dist, b] <= 1.001 * before[op, dist, b], (dist, b)
+        if b == 10:
+            assert now[op, dist, b] == pytest.approx(node_scatter[op, dist, b], abs=1e-8), dist
+        if b == 100 and dist in ("same", "random", "alternating"):
+            assert row["radix"] in ("", "0"), dist
+            assert now[op, dist, b] <= 0.68 * before[op, dist, b], dist
+            assert now[op, dist, b] * 1e6 <= 1.26 * float(row["logp_bound_us"]), dist
+            assert now[op, dist, b] <= 1.03 * plain["TUWk_Scatterv", dist, b], dist
+        if b == 100 and dist in ("spikes", "decreasing"):
+            assert now[op, dist, b] == before[op, dist, b], dist
+
+
 def test_link_greedy_node_link_at_560():
     """link-greedy-init's node-link runs (ceb34ec, gathers at b = 1, 2, 4, 10): a gather's root
     takes the outward layout where its node link says (tree::OutwardOnNodeLink; 3655 bytes on the
