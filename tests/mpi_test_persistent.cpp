@@ -279,10 +279,10 @@ TEST(PersistentRootRadix, OutwardLinkGreedyMatchesNative) {
 // (algorithms/tree/node_scatter_tree.hpp) and the plain call's greedy tree, which a scatter's root
 // on nodes takes where the two-level model prices one at most 0.95 of the tree it would take
 // otherwise (tree::PlannedTree): the simulated cluster's class of costs (2.65 us across nodes, 1.28
-// inside, 0.3 us a message) and nodes of four ranks, ten ints a block, a rising count or a hundred
-// ints (the node tree taken in 20, 7, 17 and 27 inits at p = 12, 16, 17 and 31, the greedy tree in
-// 10, 6, 47 and 6, counted with a temporary print). The same bytes as the native call, in place or
-// not.
+// inside, 0.3 us a message) and nodes of four ranks, ten ints a block, a rising count, a hundred
+// ints or some empty blocks (the node tree taken in 20, 8, 17 and 30 inits at p = 12, 16, 17 and
+// 31, the greedy tree in 10, 6, 54 and 7, with empty blocks 0, 1, 7 and 4 of them; counted with a
+// temporary print). The same bytes as the native call, in place or not.
 TEST(PersistentRootRadix, NodeScatterTreeMatchesNative) {
   const ScopedEnvironment radix("TUWCOLL_RADIX");
   const ScopedEnvironment nodes("TUWCOLL_RANKS_PER_NODE");
@@ -303,6 +303,12 @@ TEST(PersistentRootRadix, NodeScatterTreeMatchesNative) {
   CheckScatters(kTuwkInit, MPI_COMM_WORLD, 1, false, rising, kShapeCoverage);
   const CountsFor hundred = [](int p, int) { return std::vector<int>(p, 100); };
   CheckScatters(kTuwkInit, MPI_COMM_WORLD, 1, false, hundred, kShapeCoverage);
+  const CountsFor some_empty = [](int p, int) {
+    std::vector<int> counts(p);
+    for (int i = 0; i < p; ++i) counts[i] = i % 3 == 1 ? 0 : 10 + 5 * (i % 4);
+    return counts;
+  };
+  CheckScatters(kTuwkInit, MPI_COMM_WORLD, 1, false, some_empty, kShapeCoverage);
 }
 
 // The optimal tree's shape depends on the cost parameters: fit files from latency-bound (a

@@ -412,9 +412,12 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
   if (on_nodes &&
       (node_link.scatter_trees == ScatterTreesOnNodes::kNodeAndGreedyTrees ||
        (node_link.scatter_trees == ScatterTreesOnNodes::kNodeTree && link_greedy_weighed))) {
-    WeighScatterTreesOnNodes(block_bytes, root, node_link,
-                             node_link.scatter_trees == ScatterTreesOnNodes::kNodeAndGreedyTrees,
-                             &chosen);
+    try {  // (it changes the choice only once everything is priced)
+      WeighScatterTreesOnNodes(block_bytes, root, node_link,
+                               node_link.scatter_trees == ScatterTreesOnNodes::kNodeAndGreedyTrees,
+                               &chosen);
+    } catch (const std::exception&) {  // (not seen): the choice so far, never a library call
+    }                                  // that stops here
   }
   return chosen;
 }

@@ -61,7 +61,8 @@ struct NodeScatterChoice {
 NodeScatterChoice FastestNodeScatterTree(const std::vector<std::int64_t>& block_bytes, int root,
                                          int ranks_per_node, const LogGPParams& params);
 
-// A root takes it where priced at most this fraction of the tree it would take otherwise. Simulated
+// A root takes it (or the greedy tree it weighs beside it, PlannedTree) where priced at most this
+// fraction of the tree it would take otherwise. Simulated
 // p = 560 (link-greedy-init, raw-scatter-560-node-scatter-any.csv, taken wherever priced faster):
 // b = 10, priced 0.81-0.92 of the radix tree, ran 0.85-0.91 of it; b = 1, priced 0.98-0.99 of
 // the link-greedy tree (Same, Alternating, Decreasing), ran 1.03, 1.03 and 0.98 of it.
