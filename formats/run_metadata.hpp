@@ -57,7 +57,8 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 // without weigh_layouts; scatters since the second change of that day: the day's runs of the
 // first have gathers only); "model link-greedy layouts" (77ae977's build, 2026-12-07): in the
 // faster of its two layouts; "model link-greedy scatter-layouts" (b67f107's): a scatter's in
-// the faster, a gather's in the first; "model link-greedy node-link" (builds since): the same, but
+// the faster, a gather's in the first; "model link-greedy node-link" (builds of 2026-12-07 before
+// a2333b8): the same, but
 // a gather's outward where the root's node link says (tree::OutwardOnNodeLink, with the run's
 // TUWCOLL_RANKS_PER_NODE); "model link-greedy node-scatter" (a2333b8's build): the same, and a
 // scatter's root also weighs the node scatter tree within the link-greedy tree's limits;

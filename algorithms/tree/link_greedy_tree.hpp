@@ -116,7 +116,7 @@ struct PlannedTreeChoice {
 // irrmodel for "model link-greedy two-level-scatter") the node scatter tree and the greedy tree of
 // the plain TUWk_Scatterv's rule (SmallScatterShape on small_call, the call's two-level costs), for
 // any blocks. Simulated p = 560 (link-greedy-init): b = 10 the node tree 0.85-0.91 of the radix
-// tree's starts; b = 100 the greedy tree 0.63-0.66 (Same, Random, Alternating).
+// tree's starts; b = 100 the greedy tree 0.62-0.67 (Same, Random, Alternating).
 enum class ScatterTreesOnNodes { kNone, kNodeTree, kNodeAndGreedyTrees };
 struct NodeLinkCosts {
   int ranks_per_node = 1;

@@ -26,9 +26,10 @@ namespace tuw::tree {
 // Each level splits what it passes on into at most this many contiguous ranges, one message
 // each, in proportion to their bytes, never across the parent's own node or rank: the root the
 // other nodes (root_ranges), every other leader the nodes of its range (leader_ranges), every
-// rank of a node the rest of its node's ranks (rank_ranges). A range's leader is the rank of
-// the range nearest its parent (the parent's neighbour node's nearest rank), or with
-// middle_leader the middle node's first rank (the nearest inside a node).
+// rank of a node the rest of its node's ranks (rank_ranges). A range of nodes is led from its node
+// nearest the parent's node, or with middle_leader from its middle node, by that node's rank
+// nearest the parent's node (its last rank left of the parent, else its first); a range inside a
+// node from its rank nearest the parent.
 struct NodeScatterShape {
   int root_ranges = 4;
   int leader_ranges = 8;
@@ -68,8 +69,9 @@ NodeScatterChoice FastestNodeScatterTree(const std::vector<std::int64_t>& block_
 // the link-greedy tree (Same, Alternating, Decreasing), ran 1.03, 1.03 and 0.98 of it.
 constexpr double kNodeScatterMaxRatio = 0.95;
 
-// Above this many ranks a root does not weigh the tree: only p = 560 was simulated, and the
-// search's price grows with p (bench_model's BM_NodeScatterTree).
+// Above this many ranks a root weighs no tree over nodes (neither this one nor the greedy tree):
+// only p = 560 was simulated, and the search's price grows with p (bench_model's
+// BM_NodeScatterTree; about 0.5 s at p = 6400).
 constexpr int kNodeScatterMaxRanks = 1024;
 
 }  // namespace tuw::tree
