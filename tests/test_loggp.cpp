@@ -913,16 +913,23 @@ TEST(NodeScatterTree, OneMessageIntoEachNode) {
   EXPECT_THROW(BuildNodeScatterTree(blocks, 0, 2, {1, 0, 1, false}), std::invalid_argument);
 }
 
+// Costs of the simulated cluster's class: RadixCosts' defaults (its fit) and a node's alpha 1.28
+// us, as radix-560-current's fit measured.
+RadixCosts ClusterClassCosts() {
+  RadixCosts costs;
+  costs.has_local = true;
+  costs.alpha_local_us = 1.28;
+  costs.beta_local_us_per_byte = 2.9e-4;
+  return costs;
+}
+
 // A scatter's root on nodes weighs the node scatter tree where its node link says so, on the
 // two-level model with node links: it takes the fastest of the shapes where that prices at most
 // kNodeScatterMaxRatio of the tree it would take otherwise, and never for a gather or with
 // ScatterTreesOnNodes::kNone. Costs of the simulated cluster's class (RadixCosts' defaults, a
 // node's alpha 1.28 us), p = 64 in nodes of 16, 40 bytes a rank.
 TEST(NodeScatterTree, PlannedTreeWeighsIt) {
-  RadixCosts costs;
-  costs.has_local = true;
-  costs.alpha_local_us = 1.28;
-  costs.beta_local_us_per_byte = 2.9e-4;
+  const RadixCosts costs = ClusterClassCosts();
   const std::vector<std::int64_t> blocks(64, 40);
   const NodeLinkCosts weighs = NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNodeTree);
   ASSERT_TRUE(weighs.two_level.node_links);
@@ -956,10 +963,7 @@ TEST(NodeScatterTree, PlannedTreeWeighsIt) {
 // kNodeTree weighs nothing, and kNodeAndGreedyTrees takes one of the two trees, the faster on
 // two_level, priced at most kNodeScatterMaxRatio of the radix tree.
 TEST(NodeScatterTree, GreedyTreeToo) {
-  RadixCosts costs;
-  costs.has_local = true;
-  costs.alpha_local_us = 1.28;
-  costs.beta_local_us_per_byte = 2.9e-4;
+  const RadixCosts costs = ClusterClassCosts();
   const std::vector<std::int64_t> blocks(560, 400);
   const LogGPParams one = costs.SmallCallParams(1);
   const PlannedTreeChoice radix =

@@ -984,6 +984,21 @@ def test_node_links_price_the_gathers_that_pull_into_the_roots_node():
             assert 1 <= ratio <= 1.16, (raw.name, r["distribution"], ratio)
 
 
+def scatter_init_rows(raw, fit, record, cases):
+    """A link-greedy-init scatter run's irrmodel rows by (op, distribution, b): the run recorded
+    `record` for its TUWk_Scatterv_init roots, has `cases` rows, each priced within the issue's
+    band, and no TUWk_Scatterv_init start more than 5 % slower than TUW_Scatterv_init's."""
+    assert f"# tuwcoll_init_radix=model link-greedy {record}\n" in raw.read_text()
+    rows = {(r["op"], r["distribution"], int(r["b"])): r for r in model_rows(raw, fit)}
+    assert len(rows) == cases
+    for (op, dist, b), row in rows.items():
+        assert BAND[0] <= float(row["median_over_loggp"]) <= BAND[1], (op, dist, b)
+        if op == "TUWk_Scatterv_init":
+            tuw = float(rows["TUW_Scatterv_init", dist, b]["measured_median_us"])
+            assert float(row["measured_median_us"]) <= 1.05 * tuw, (dist, b)
+    return rows
+
+
 def test_node_scatter_tree_at_560():
     """link-greedy-init's node-scatter run (a2333b8, scatters at b = 1, 4, 10): a scatter's root on
     nodes of 16 takes the node scatter tree where the two-level model with node links prices it at
@@ -996,19 +1011,12 @@ def test_node_scatter_tree_at_560():
     run = SIMULATED / "link-greedy-init"
     fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
     raw = run / "raw-scatter-560-node-scatter.csv"
-    assert "# tuwcoll_init_radix=model link-greedy node-scatter\n" in raw.read_text()
     assert "# env.TUWCOLL_RANKS_PER_NODE=16\n" in raw.read_text()
     now, before = medians(raw), medians(run / "raw-scatter-560-scatter-layouts.csv")
     any_rule = medians(run / "raw-scatter-560-node-scatter-any.csv")
-    rows = {(r["op"], r["distribution"], int(r["b"])): r for r in model_rows(raw, fit)}
-    assert len(rows) == 36
+    rows = scatter_init_rows(raw, fit, "node-scatter", 36)
     for (op, dist, b), row in rows.items():
-        assert BAND[0] <= float(row["median_over_loggp"]) <= BAND[1], (op, dist, b)
-        if op != "TUWk_Scatterv_init":
-            continue
-        tuw = float(rows["TUW_Scatterv_init", dist, b]["measured_median_us"])
-        assert now[op, dist, b] * 1e6 <= 1.05 * tuw, (dist, b)
-        if dist == "two_blocks" or b == 4:
+        if op != "TUWk_Scatterv_init" or dist == "two_blocks" or b == 4:
             continue
         if b == 1:
             assert now[op, dist, b] == pytest.approx(before[op, dist, b], abs=1e-8), dist
@@ -1032,18 +1040,13 @@ def test_two_level_scatter_trees_at_560():
     run = SIMULATED / "link-greedy-init"
     fit = SIMULATED / "radix-560-current" / "default" / "fit.txt"
     raw = run / "raw-scatter-560-two-level-scatter.csv"
-    assert "# tuwcoll_init_radix=model link-greedy two-level-scatter\n" in raw.read_text()
     now, before = medians(raw), medians(run / "raw-scatter-560-scatter-layouts.csv")
     node_scatter = medians(run / "raw-scatter-560-node-scatter.csv")
     plain = medians(SIMULATED / "radix-560-current" / "default" / "raw.csv")
-    rows = {(r["op"], r["distribution"], int(r["b"])): r for r in model_rows(raw, fit)}
-    assert len(rows) == 60
+    rows = scatter_init_rows(raw, fit, "two-level-scatter", 60)
     for (op, dist, b), row in rows.items():
-        assert BAND[0] <= float(row["median_over_loggp"]) <= BAND[1], (op, dist, b)
         if op != "TUWk_Scatterv_init":
             continue
-        tuw = float(rows["TUW_Scatterv_init", dist, b]["measured_median_us"])
-        assert now[op, dist, b] * 1e6 <= 1.05 * tuw, (dist, b)
         if (op, dist, b) in before:
             assert now[op, dist, b] <= 1.001 * before[op, dist, b], (dist, b)
         if b == 10:
@@ -1066,11 +1069,8 @@ def test_scatter_init_at_6400():
     run = SIMULATED / "link-greedy-init"
     small = SIMULATED / "radix-6400-small-current" / "default"
     raw = run / "raw-scatter-6400-two-level-scatter.csv"
-    assert "# tuwcoll_init_radix=model link-greedy two-level-scatter\n" in raw.read_text()
-    rows = {(r["op"], r["distribution"], int(r["b"])): r for r in model_rows(raw, small / "fit.txt")}
-    assert len(rows) == 24
+    rows = scatter_init_rows(raw, small / "fit.txt", "two-level-scatter", 24)
     for (op, dist, b), row in rows.items():
-        assert BAND[0] <= float(row["median_over_loggp"]) <= BAND[1], (op, dist, b)
         if op != "TUWk_Scatterv_init" or dist == "two_blocks":
             continue
         assert row["radix"] not in ("", "0"), (dist, b)
