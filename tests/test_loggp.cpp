@@ -932,16 +932,16 @@ TEST(NodeScatterTree, PlannedTreeWeighsIt) {
   const RadixCosts costs = ClusterClassCosts();
   const std::vector<std::int64_t> blocks(64, 40);
   const NodeLinkCosts weighs = NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNodeTree);
-  ASSERT_TRUE(weighs.two_level.node_links);
+  ASSERT_TRUE(weighs.TwoLevel().node_links);
   const LogGPParams one = costs.SmallCallParams(1);
   const PlannedTreeChoice without =
       PlannedTree(true, blocks, 32, one, true, NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNone));
   const PlannedTreeChoice with = PlannedTree(true, blocks, 32, one, true, weighs);
-  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 32, 16, weighs.two_level);
+  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 32, 16, weighs.TwoLevel());
   const double so_far =
       without.link_greedy
-          ? PlannedScatterTime(without.link_greedy_tree, weighs.two_level)
-          : ScatterTime(ModelTree::kPlanned, blocks, 32, without.radix, weighs.two_level, 0);
+          ? PlannedScatterTime(without.link_greedy_tree, weighs.TwoLevel())
+          : ScatterTime(ModelTree::kPlanned, blocks, 32, without.radix, weighs.TwoLevel(), 0);
   ASSERT_LE(node_tree.time, kNodeScatterMaxRatio * so_far);
   ASSERT_TRUE(with.link_greedy);
   ExpectSameNodes(with.link_greedy_tree, node_tree.tree, 0, 64);
@@ -979,13 +979,13 @@ TEST(NodeScatterTree, GreedyTreeToo) {
       SmallScatterShape(560, ShapeBlockBytes(blocks), radix.radix, both.small_call, 32);
   ASSERT_GT(shape, 0);
   const Tree greedy = BuildGreedyTree(blocks, 280, shape);
-  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 280, 16, both.two_level);
-  const double greedy_time = PlannedScatterTime(greedy, both.two_level);
+  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 280, 16, both.TwoLevel());
+  const double greedy_time = PlannedScatterTime(greedy, both.TwoLevel());
   ExpectSameNodes(chosen.link_greedy_tree, greedy_time < node_tree.time ? greedy : node_tree.tree,
                   0, 560);
   EXPECT_LE(std::min(greedy_time, node_tree.time),
             kNodeScatterMaxRatio *
-                ScatterTime(ModelTree::kPlanned, blocks, 280, radix.radix, both.two_level, 0));
+                ScatterTime(ModelTree::kPlanned, blocks, 280, radix.radix, both.TwoLevel(), 0));
 }
 
 }  // namespace

@@ -302,11 +302,15 @@ NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node,
   out.us_per_byte = costs.beta_us_per_byte;
   out.scatter_trees = scatter_trees;
   out.small_call = costs.SmallCallParams(ranks_per_node);
-  out.two_level = out.small_call;
-  out.two_level.barrier_start = true;
-  out.two_level.latency_by_size = true;
-  out.two_level.node_links = true;
   return out;
+}
+
+LogGPParams NodeLinkCosts::TwoLevel() const {
+  LogGPParams two_level = small_call;
+  two_level.barrier_start = true;
+  two_level.latency_by_size = true;
+  two_level.node_links = true;
+  return two_level;
 }
 
 namespace {
@@ -373,7 +377,7 @@ PlannedTreeChoice LinkGreedyChoice(bool scatter, const std::vector<std::int64_t>
 void WeighScatterTreesOnNodes(const std::vector<std::int64_t>& block_bytes, int root,
                               const NodeLinkCosts& node_link, bool greedy_too,
                               PlannedTreeChoice* chosen) {
-  const LogGPParams& two_level = node_link.two_level;
+  const LogGPParams two_level = node_link.TwoLevel();
   const double so_far =
       chosen->link_greedy
           ? PlannedScatterTime(chosen->link_greedy_tree, two_level)

@@ -109,7 +109,7 @@ struct PlannedTreeChoice {
 // p = 6400, b = 1 (radix-6400-small-current's fit: 4101 bytes): 4752 pulled, outward 19.13 us
 // against 21.07 (raw-6400-node-link.csv). False without nodes (ranks_per_node <= 1).
 // A scatter's root on such nodes may also weigh trees over the nodes (scatter_trees), each priced
-// on two_level, the model with each node's link shared (LogGPParams::node_links), which priced the
+// on TwoLevel(), the model with each node's link shared (LogGPParams::node_links), which priced the
 // simulated radix tree's starts within 0.97-1.03: kNodeTree (irrmodel, for a run that recorded
 // "model link-greedy node-scatter": a2333b8's build) the node scatter tree (node_scatter_tree.hpp)
 // where the link-greedy tree was weighed (its limits above); kNodeAndGreedyTrees (libtuwcoll, and
@@ -124,14 +124,15 @@ struct NodeLinkCosts {
   double us_per_byte = 0;
   ScatterTreesOnNodes scatter_trees = ScatterTreesOnNodes::kNone;
   LogGPParams small_call;
-  LogGPParams two_level;
+  // small_call with node links, a barrier start and latencies by size: the trees over nodes'
+  // prices.
+  LogGPParams TwoLevel() const;
 };
 bool OutwardOnNodeLink(const Tree& first_layout, const std::vector<std::int64_t>& block_bytes,
                        const NodeLinkCosts& node_link);
 // A fit's node link: ranks_per_node consecutive ranks a node where the fit measured a node's own
 // alpha, the network's alpha less it, the network's beta (libtuwcoll and irrmodel alike).
-// small_call: costs.SmallCallParams(ranks_per_node); two_level: the same with node links, a
-// barrier start and latencies by size.
+// small_call: costs.SmallCallParams(ranks_per_node).
 NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node,
                          ScatterTreesOnNodes scatter_trees);
 
@@ -140,7 +141,7 @@ NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node,
 // (WeighLayouts). A gather on a machine of nodes (node_link): the outward layout where
 // OutwardOnNodeLink says (irrbench's "model link-greedy node-link"), else as before. A scatter
 // on 2 < p <= kNodeScatterMaxRanks ranks of nodes: the trees node_link.scatter_trees names where
-// two_level prices the fastest at most kNodeScatterMaxRatio of the tree chosen so far (returned
+// TwoLevel() prices the fastest at most kNodeScatterMaxRatio of the tree chosen so far (returned
 // as the link-greedy tree: any tree the root plans and hands out).
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,
                               const LogGPParams& params, bool weigh_layouts,

@@ -74,7 +74,7 @@ class Machine {
     }
     return arrives;
   }
-  bool NodeLinks() const { return params_.node_links && params_.ranks_per_node > 1; }
+  bool NodeLinks() const { return params_.SharesNodeLinks(); }
   // params.node_links: the earliest `m` can arrive through the nodes' shared links (the floors this
   // machine was given; 0 without). The caller applies it to Arrival's time once the process's own
   // link has shared it (ShareBackToBack, ShareInbound), so that the node's delay is added to this
@@ -804,7 +804,7 @@ double Timed(const Tree& tree, const std::vector<CarriedGroup>* construction, bo
   const std::vector<double> start = StartTimes(static_cast<int>(tree.nodes.size()), params);
   NodeLinkFloors floors;
   double time = 0;
-  const int runs = params.node_links && params.ranks_per_node > 1 ? kNodeLinkRuns : 1;
+  const int runs = params.SharesNodeLinks() ? kNodeLinkRuns : 1;
   for (int k = 0; k < runs; ++k) {
     Machine machine(start, params, &floors);
     if (construction) RunConstruction(&machine, *construction);

@@ -67,6 +67,7 @@ struct LogGPParams {
   // (TUWk_Gatherv_init's link-greedy tree in its first or mirrored layout) ran 1.12-1.62x the
   // price without, 1.04-1.15x with (docs/irrmodel.md).
   bool node_links = false;
+  bool SharesNodeLinks() const { return node_links && ranks_per_node > 1; }
   // Messages up to this size leave at once (eager); larger ones start when the receive is
   // posted (rendezvous), as every message does in SimGrid SMPI's default (async-small-thresh 0).
   // 0: none, not even an empty one (SMPI sends those as it sends any other).

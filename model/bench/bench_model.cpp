@@ -202,7 +202,7 @@ void BM_NodeScatterTree(benchmark::State& state) {
   costs.alpha_local_us = 1.28;
   costs.beta_local_us_per_byte = 2.9e-4;
   const tuw::tree::LogGPParams params =
-      tuw::tree::NodeLinkOf(costs, 16, tuw::tree::ScatterTreesOnNodes::kNone).two_level;
+      tuw::tree::NodeLinkOf(costs, 16, tuw::tree::ScatterTreesOnNodes::kNone).TwoLevel();
   for (auto _ : state) {
     benchmark::DoNotOptimize(tuw::tree::FastestNodeScatterTree(blocks, p / 2, 16, params).time);
   }
