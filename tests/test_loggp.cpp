@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include "greedy_tree.hpp"
@@ -406,6 +407,48 @@ TEST(LogGP, TwoLevelSmallCallFromEnoughNodes) {
 // 31. Arrivals 23 (3 takes it 23-24) and 32 (1 takes it 32-33); 1 sends 2's at 33-34, on the
 // wire 34-44, there 45, taken 45-46: 46. One after the other they would end at 36 (1's message
 // 1-21, there 22; 3's 21-31; 1 -> 2: 23-24, 24-34, there 35, taken 35-36).
+// A model with barrier_start prices each tree after the harness's barrier; the model keeps the
+// barrier's exits of its last p and costs (a chooser prices a hundred trees on one machine). A
+// price must not depend on what was priced before: each of these costs, priced one after the
+// other on one thread, costs what it costs on a thread of its own (which starts with nothing
+// kept). Each differs from the first in one of what the barrier reads.
+TEST(LogGP, BarrierStartsDoNotDependOnThePriceBefore) {
+  RadixCosts costs;
+  costs.has_local = true;
+  costs.alpha_local_us = 1.28;
+  costs.beta_local_us_per_byte = 2.9e-4;
+  LogGPParams first = costs.Params(8);
+  first.barrier_start = true;
+  first.eager_limit_bytes = 0;
+  std::vector<LogGPParams> all(8, first);
+  all[1].overhead_us *= 1.5;
+  all[2].gap_us += 5;
+  all[3].eager_limit_bytes = 1024;
+  all[4].network.latency_us += 1;
+  all[5].node.latency_us += 0.5;
+  all[6].ranks_per_node = 4;
+  all[7].barrier_start = false;
+  const std::vector<std::int64_t> blocks = {8, 0, 40, 8, 1, 200, 8, 8, 3, 0, 8, 64, 8, 8, 16, 8,
+                                            8, 8, 8,  2, 8, 8,   8, 8, 8, 8, 8, 80, 8, 8, 8,  8};
+  const auto price = [&](const LogGPParams& params) {
+    return GatherTime(ModelTree::kAdaptive, blocks, 5, 4, params) +
+           ScatterTime(ModelTree::kOblivious, blocks, 5, 3, params, 0);
+  };
+  std::vector<double> alone(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    std::thread([&, i] { alone[i] = price(all[i]); }).join();
+  }
+  // The barrier counts: a start after it costs more than one at 0.
+  ASSERT_GT(alone[0], alone[7]);
+  for (std::size_t i = 1; i + 1 < all.size(); ++i) EXPECT_NE(alone[i], alone[0]) << i;
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      EXPECT_EQ(price(all[i]), alone[i]) << i;
+      EXPECT_EQ(price(all[0]), alone[0]) << i;
+    }
+  }
+}
+
 TEST(LogGP, ScatterSendsShareTheParentsLink) {
   LogGPParams params = Params(1, 1, 0);
   params.network.us_per_byte = params.node.us_per_byte = 0.01;
