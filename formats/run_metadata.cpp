@@ -113,7 +113,8 @@ const char* const kModelChoiceRecords[] = {"model",
                                            "model link-greedy scatter-layouts",
                                            "model link-greedy node-link",
                                            "model link-greedy node-scatter",
-                                           "model link-greedy two-level-scatter"};
+                                           "model link-greedy two-level-scatter",
+                                           "model link-greedy two-level-scatter-8192"};
 }  // namespace
 
 std::string ModelChoiceRecords(bool link_greedy) {

@@ -62,9 +62,10 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 // a gather's outward where the root's node link says (tree::OutwardOnNodeLink, with the run's
 // TUWCOLL_RANKS_PER_NODE); "model link-greedy node-scatter" (a2333b8's build): the same, and a
 // scatter's root also weighs the node scatter tree within the link-greedy tree's limits;
-// "model link-greedy two-level-scatter" (builds since): the node scatter tree and the plain
-// call's greedy tree, for any blocks (tree::NodeLinkCosts::scatter_trees). *link_greedy (where
-// not null): which the record says.
+// "model link-greedy two-level-scatter" (a06ad2c's build and the next ones of 2026-12-07): the
+// node scatter tree and the plain call's greedy tree, for any blocks on p <= 1024
+// (tree::NodeLinkCosts::scatter_trees); "model link-greedy two-level-scatter-8192" (builds since):
+// the same on p <= 8192. *link_greedy (where not null): which the record says.
 enum LinkGreedyRule {
   kNoLinkGreedy = 0,
   kLinkGreedyFirstLayout = 1,
@@ -72,7 +73,8 @@ enum LinkGreedyRule {
   kLinkGreedyScatterLayouts = 3,
   kLinkGreedyNodeLink = 4,
   kLinkGreedyNodeScatter = 5,
-  kLinkGreedyTwoLevelScatter = 6
+  kLinkGreedyTwoLevelScatter = 6,
+  kLinkGreedyTwoLevelScatter8192 = 7
 };
 std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_greedy = kNoLinkGreedy);
 // The model's records, quoted and comma-separated, for an error message: "'model'" alone, or with

@@ -1031,5 +1031,40 @@ TEST(NodeScatterTree, GreedyTreeToo) {
                 ScatterTime(ModelTree::kPlanned, blocks, 280, radix.radix, both.TwoLevel(), 0));
 }
 
+// kNodeAndGreedyTreesToLargerP weighs the two trees on more than kNodeScatterMaxRanks ranks, up to
+// kScatterTreesMaxRanks: p = 2048 in nodes of 16, 4 bytes a rank and 160 on every 16th (the first
+// of a node), where kNodeAndGreedyTrees keeps the choice without them and the larger rule takes
+// the faster of the two, priced at most kNodeScatterMaxRatio of that choice. Above
+// kScatterTreesMaxRanks it keeps that choice too.
+TEST(NodeScatterTree, LargerPToo) {
+  const RadixCosts costs = ClusterClassCosts();
+  const LogGPParams one = costs.SmallCallParams(1);
+  std::vector<std::int64_t> blocks(2048, 4);
+  for (std::size_t r = 0; r < blocks.size(); r += 16) blocks[r] = 160;
+  const NodeLinkCosts none = NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNone);
+  const NodeLinkCosts larger =
+      NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP);
+  const PlannedTreeChoice without = PlannedTree(true, blocks, 1024, one, true, none);
+  ASSERT_FALSE(without.link_greedy);
+  EXPECT_FALSE(PlannedTree(true, blocks, 1024, one, true,
+                           NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNodeAndGreedyTrees))
+                   .link_greedy);
+  const PlannedTreeChoice chosen = PlannedTree(true, blocks, 1024, one, true, larger);
+  ASSERT_TRUE(chosen.link_greedy);
+  const int shape =
+      SmallScatterShape(2048, ShapeBlockBytes(blocks), without.radix, larger.small_call, 1024);
+  ASSERT_GT(shape, 0);
+  const Tree greedy = BuildGreedyTree(blocks, 1024, shape);
+  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 1024, 16, larger.TwoLevel());
+  const double greedy_time = PlannedScatterTime(greedy, larger.TwoLevel());
+  ExpectSameNodes(chosen.link_greedy_tree, greedy_time < node_tree.time ? greedy : node_tree.tree,
+                  0, 2048);
+  EXPECT_LE(std::min(greedy_time, node_tree.time),
+            kNodeScatterMaxRatio * ScatterTime(ModelTree::kPlanned, blocks, 1024, without.radix,
+                                               larger.TwoLevel(), 0));
+  const std::vector<std::int64_t> more(kScatterTreesMaxRanks + 1, 40);
+  EXPECT_FALSE(PlannedTree(true, more, 4096, one, true, larger).link_greedy);
+}
+
 }  // namespace
 }  // namespace tuw::tree

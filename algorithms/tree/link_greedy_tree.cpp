@@ -411,15 +411,18 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
   bool link_greedy_weighed = false;
   PlannedTreeChoice chosen = LinkGreedyChoice(scatter, block_bytes, root, params, weigh_layouts,
                                               node_link, &link_greedy_weighed);
+  const ScatterTreesOnNodes trees = node_link.scatter_trees;
+  const bool greedy_too = trees == ScatterTreesOnNodes::kNodeAndGreedyTrees ||
+                          trees == ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP;
+  const int max_ranks = trees == ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP
+                            ? kScatterTreesMaxRanks
+                            : kNodeScatterMaxRanks;
   const bool on_nodes = scatter && node_link.ranks_per_node > 1 && block_bytes.size() > 2 &&
-                        block_bytes.size() <= static_cast<std::size_t>(kNodeScatterMaxRanks);
+                        block_bytes.size() <= static_cast<std::size_t>(max_ranks);
   if (on_nodes &&
-      (node_link.scatter_trees == ScatterTreesOnNodes::kNodeAndGreedyTrees ||
-       (node_link.scatter_trees == ScatterTreesOnNodes::kNodeTree && link_greedy_weighed))) {
+      (greedy_too || (trees == ScatterTreesOnNodes::kNodeTree && link_greedy_weighed))) {
     try {  // (it changes the choice only once everything is priced)
-      WeighScatterTreesOnNodes(block_bytes, root, node_link,
-                               node_link.scatter_trees == ScatterTreesOnNodes::kNodeAndGreedyTrees,
-                               &chosen);
+      WeighScatterTreesOnNodes(block_bytes, root, node_link, greedy_too, &chosen);
     } catch (const std::exception&) {  // (not seen): the choice so far, never a library call
     }                                  // that stops here
   }

@@ -115,9 +115,17 @@ struct PlannedTreeChoice {
 // where the link-greedy tree was weighed (its limits above); kNodeAndGreedyTrees (libtuwcoll, and
 // irrmodel for "model link-greedy two-level-scatter") the node scatter tree and the greedy tree of
 // the plain TUWk_Scatterv's rule (SmallScatterShape on small_call, the call's two-level costs), for
-// any blocks. Simulated p = 560 (link-greedy-init): b = 10 the node tree 0.85-0.91 of the radix
-// tree's starts; b = 100 the greedy tree 0.62-0.67 (Same, Random, Alternating).
-enum class ScatterTreesOnNodes { kNone, kNodeTree, kNodeAndGreedyTrees };
+// any blocks on at most kNodeScatterMaxRanks ranks (a06ad2c's build: "model link-greedy
+// two-level-scatter"); kNodeAndGreedyTreesToLargerP (libtuwcoll since, irrmodel for "model
+// link-greedy two-level-scatter-8192") the same on at most kScatterTreesMaxRanks. Simulated p = 560
+// (link-greedy-init): b = 10 the node tree 0.85-0.91 of the radix tree's starts; b = 100 the greedy
+// tree 0.62-0.67 (Same, Random, Alternating).
+enum class ScatterTreesOnNodes {
+  kNone,
+  kNodeTree,
+  kNodeAndGreedyTrees,
+  kNodeAndGreedyTreesToLargerP
+};
 struct NodeLinkCosts {
   int ranks_per_node = 1;
   double hop_saved_us = 0;

@@ -69,9 +69,13 @@ NodeScatterChoice FastestNodeScatterTree(const std::vector<std::int64_t>& block_
 // the link-greedy tree (Same, Alternating, Decreasing), ran 1.03, 1.03 and 0.98 of it.
 constexpr double kNodeScatterMaxRatio = 0.95;
 
-// Above this many ranks a root weighs no tree over nodes (neither this one nor the greedy tree):
-// only p = 560 was simulated, and the search's price grows with p (bench_model's
-// BM_NodeScatterTree; about 0.5 s at p = 6400).
+// Above this many ranks a06ad2c's build (ScatterTreesOnNodes::kNodeAndGreedyTrees) weighed no tree
+// over nodes (neither this one nor the greedy tree): only p = 560 was simulated, and the search
+// then cost about 0.5 s at p = 6400.
 constexpr int kNodeScatterMaxRanks = 1024;
+// Above this many the builds since weigh none (kNodeAndGreedyTreesToLargerP): simulated up to
+// p = 6400, where the two trees' search costs the root about 0.2 s at the init (bench_model's
+// BM_InitScatterOnNodes), growing with p.
+constexpr int kScatterTreesMaxRanks = 8192;
 
 }  // namespace tuw::tree

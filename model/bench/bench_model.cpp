@@ -207,7 +207,12 @@ void BM_NodeScatterTree(benchmark::State& state) {
     benchmark::DoNotOptimize(tuw::tree::FastestNodeScatterTree(blocks, p / 2, 16, params).time);
   }
 }
-BENCHMARK(BM_NodeScatterTree)->Args({560, 40})->Args({1024, 40})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NodeScatterTree)
+    ->Args({560, 40})
+    ->Args({1024, 40})
+    ->Args({6400, 4})
+    ->Args({6400, 40})
+    ->Unit(benchmark::kMillisecond);
 // The whole choice of a TUWk_Scatterv_init root on nodes of 16 (libtuwcoll's RootPlannedRadix):
 // PlannedTree with the node link's two trees (ScatterTreesOnNodes::kNodeAndGreedyTrees) on the
 // cluster's costs, against BM_InitPlannedTree's choice without them.

@@ -105,6 +105,8 @@ tuw::tree::ScatterTreesOnNodes ScatterTreesOfRecord(formats::LinkGreedyRule rule
       return tuw::tree::ScatterTreesOnNodes::kNodeTree;
     case formats::kLinkGreedyTwoLevelScatter:
       return tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTrees;
+    case formats::kLinkGreedyTwoLevelScatter8192:
+      return tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP;
     default:
       return tuw::tree::ScatterTreesOnNodes::kNone;
   }
