@@ -1019,7 +1019,7 @@ TEST(NodeScatterTree, GreedyTreeToo) {
   const PlannedTreeChoice chosen = PlannedTree(true, blocks, 280, one, true, both);
   ASSERT_TRUE(chosen.link_greedy);
   const int shape =
-      SmallScatterShape(560, ShapeBlockBytes(blocks), radix.radix, both.small_call, 32);
+      SmallScatterShape(560, ShapeBlockBytes(blocks), radix.radix, both.small_call, 280);
   ASSERT_GT(shape, 0);
   const Tree greedy = BuildGreedyTree(blocks, 280, shape);
   const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 280, 16, both.TwoLevel());
@@ -1029,6 +1029,21 @@ TEST(NodeScatterTree, GreedyTreeToo) {
   EXPECT_LE(std::min(greedy_time, node_tree.time),
             kNodeScatterMaxRatio *
                 ScatterTime(ModelTree::kPlanned, blocks, 280, radix.radix, both.TwoLevel(), 0));
+  // The library hands its cache of the shapes in (greedy_shape): asked once, for this call's shape,
+  // and the choice is the same.
+  NodeLinkCosts cached = both;
+  int asked = 0;
+  cached.greedy_shape = [&](int p, std::int64_t size_class, int radix_of_call, int root) {
+    ++asked;
+    EXPECT_EQ(p, 560);
+    EXPECT_EQ(size_class, ShapeBlockBytes(blocks));
+    EXPECT_EQ(radix_of_call, radix.radix);
+    EXPECT_EQ(root, 280);
+    return shape;
+  };
+  ExpectSameNodes(PlannedTree(true, blocks, 280, one, true, cached).link_greedy_tree,
+                  chosen.link_greedy_tree, 0, 560);
+  EXPECT_EQ(asked, 1);
 }
 
 // kNodeAndGreedyTreesToLargerP weighs the two trees on more than kNodeScatterMaxRanks ranks, up to

@@ -386,8 +386,11 @@ void WeighScatterTreesOnNodes(const std::vector<std::int64_t>& block_bytes, int 
       FastestNodeScatterTree(block_bytes, root, node_link.ranks_per_node, two_level);
   if (greedy_too && !SmallCallOnRadixTree(block_bytes)) {
     const int p = static_cast<int>(block_bytes.size());
-    const int shape = SmallScatterShape(p, ShapeBlockBytes(block_bytes), chosen->radix,
-                                        node_link.small_call, root);
+    const std::int64_t size_class = ShapeBlockBytes(block_bytes);
+    const int shape =
+        node_link.greedy_shape
+            ? node_link.greedy_shape(p, size_class, chosen->radix, root)
+            : SmallScatterShape(p, size_class, chosen->radix, node_link.small_call, root);
     if (shape > 0) {
       Tree greedy = BuildGreedyTree(block_bytes, root, shape);
       const double time = PlannedScatterTime(greedy, two_level);

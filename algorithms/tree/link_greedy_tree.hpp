@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "loggp.hpp"
@@ -132,6 +133,10 @@ struct NodeLinkCosts {
   double us_per_byte = 0;
   ScatterTreesOnNodes scatter_trees = ScatterTreesOnNodes::kNone;
   LogGPParams small_call;
+  // The greedy tree's shape for (p, size class, radix, root): SmallScatterShape on small_call
+  // where empty. libtuwcoll gives its plain calls' cache of the same (ModelScatterStep): the
+  // search is most of a root's init at p = 6400 (about 110 of 170 ms), paid once per shape.
+  std::function<int(int, std::int64_t, int, int)> greedy_shape;
   // small_call with node links, a barrier start and latencies by size: the trees over nodes'
   // prices.
   LogGPParams TwoLevel() const;
