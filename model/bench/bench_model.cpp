@@ -213,9 +213,10 @@ BENCHMARK(BM_NodeScatterTree)
     ->Args({6400, 4})
     ->Args({6400, 40})
     ->Unit(benchmark::kMillisecond);
-// The whole choice of a TUWk_Scatterv_init root on nodes of 16 (libtuwcoll's RootPlannedRadix):
-// PlannedTree with the node link's two trees (ScatterTreesOnNodes::kNodeAndGreedyTrees) on the
-// cluster's costs, against BM_InitPlannedTree's choice without them.
+// The whole choice of a TUWk_Scatterv_init root on nodes of 16 (libtuwcoll's RootPlannedRadix, at
+// its first init of a shape: the library then keeps the greedy tree's shape): PlannedTree with the
+// node link's two trees (ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP) on the cluster's
+// costs, against BM_InitPlannedTree's choice without them.
 void BM_InitScatterOnNodes(benchmark::State& state) {
   const int p = static_cast<int>(state.range(0));
   const std::vector<std::int64_t> blocks(p, state.range(1));
@@ -223,15 +224,20 @@ void BM_InitScatterOnNodes(benchmark::State& state) {
   costs.has_local = true;
   costs.alpha_local_us = 1.28;
   costs.beta_local_us_per_byte = 2.9e-4;
-  const tuw::tree::NodeLinkCosts node_link =
-      tuw::tree::NodeLinkOf(costs, 16, tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTrees);
+  const tuw::tree::NodeLinkCosts node_link = tuw::tree::NodeLinkOf(
+      costs, 16, tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP);
   const tuw::tree::LogGPParams params = costs.SmallCallParams(1);
   for (auto _ : state) {
     benchmark::DoNotOptimize(
         tuw::tree::PlannedTree(true, blocks, p / 2, params, true, node_link).radix);
   }
 }
-BENCHMARK(BM_InitScatterOnNodes)->Args({560, 4})->Args({560, 40})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_InitScatterOnNodes)
+    ->Args({560, 4})
+    ->Args({560, 40})
+    ->Args({6400, 4})
+    ->Args({6400, 40})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
