@@ -1001,6 +1001,28 @@ TEST(NodeScatterTree, PlannedTreeWeighsIt) {
       without.link_greedy);
 }
 
+// A root that took a tree over nodes (chosen) took the faster of the greedy tree (the plain call's
+// shape for the blocks, from the radix the root would take otherwise) and the fastest node scatter
+// tree, priced on TwoLevel() at most kNodeScatterMaxRatio of that radix tree. Returns the shape.
+int ExpectFasterTreeOverNodes(const PlannedTreeChoice& chosen,
+                              const std::vector<std::int64_t>& blocks, int root, int radix,
+                              const NodeLinkCosts& node_link) {
+  const int p = static_cast<int>(blocks.size());
+  const int shape =
+      SmallScatterShape(p, ShapeBlockBytes(blocks), radix, node_link.small_call, root);
+  EXPECT_GT(shape, 0);
+  const Tree greedy = BuildGreedyTree(blocks, root, shape);
+  const LogGPParams two_level = node_link.TwoLevel();
+  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, root, 16, two_level);
+  const double greedy_time = PlannedScatterTime(greedy, two_level);
+  ExpectSameNodes(chosen.link_greedy_tree, greedy_time < node_tree.time ? greedy : node_tree.tree,
+                  0, p);
+  EXPECT_LE(
+      std::min(greedy_time, node_tree.time),
+      kNodeScatterMaxRatio * ScatterTime(ModelTree::kPlanned, blocks, root, radix, two_level, 0));
+  return shape;
+}
+
 // kNodeAndGreedyTrees also weighs the plain call's greedy tree, and beyond the link-greedy tree's
 // limits: 400 bytes a rank (the mean above kLinkGreedyMaxMeanBytes), p = 560 in nodes of 16. There
 // kNodeTree weighs nothing, and kNodeAndGreedyTrees takes one of the two trees, the faster on
@@ -1018,17 +1040,7 @@ TEST(NodeScatterTree, GreedyTreeToo) {
   const NodeLinkCosts both = NodeLinkOf(costs, 16, ScatterTreesOnNodes::kNodeAndGreedyTrees);
   const PlannedTreeChoice chosen = PlannedTree(true, blocks, 280, one, true, both);
   ASSERT_TRUE(chosen.link_greedy);
-  const int shape =
-      SmallScatterShape(560, ShapeBlockBytes(blocks), radix.radix, both.small_call, 280);
-  ASSERT_GT(shape, 0);
-  const Tree greedy = BuildGreedyTree(blocks, 280, shape);
-  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 280, 16, both.TwoLevel());
-  const double greedy_time = PlannedScatterTime(greedy, both.TwoLevel());
-  ExpectSameNodes(chosen.link_greedy_tree, greedy_time < node_tree.time ? greedy : node_tree.tree,
-                  0, 560);
-  EXPECT_LE(std::min(greedy_time, node_tree.time),
-            kNodeScatterMaxRatio *
-                ScatterTime(ModelTree::kPlanned, blocks, 280, radix.radix, both.TwoLevel(), 0));
+  const int shape = ExpectFasterTreeOverNodes(chosen, blocks, 280, radix.radix, both);
   // The library hands its cache of the shapes in (greedy_shape): asked once, for this call's shape,
   // and the choice is the same.
   NodeLinkCosts cached = both;
@@ -1066,17 +1078,7 @@ TEST(NodeScatterTree, LargerPToo) {
                    .link_greedy);
   const PlannedTreeChoice chosen = PlannedTree(true, blocks, 1024, one, true, larger);
   ASSERT_TRUE(chosen.link_greedy);
-  const int shape =
-      SmallScatterShape(2048, ShapeBlockBytes(blocks), without.radix, larger.small_call, 1024);
-  ASSERT_GT(shape, 0);
-  const Tree greedy = BuildGreedyTree(blocks, 1024, shape);
-  const NodeScatterChoice node_tree = FastestNodeScatterTree(blocks, 1024, 16, larger.TwoLevel());
-  const double greedy_time = PlannedScatterTime(greedy, larger.TwoLevel());
-  ExpectSameNodes(chosen.link_greedy_tree, greedy_time < node_tree.time ? greedy : node_tree.tree,
-                  0, 2048);
-  EXPECT_LE(std::min(greedy_time, node_tree.time),
-            kNodeScatterMaxRatio * ScatterTime(ModelTree::kPlanned, blocks, 1024, without.radix,
-                                               larger.TwoLevel(), 0));
+  ExpectFasterTreeOverNodes(chosen, blocks, 1024, without.radix, larger);
   const std::vector<std::int64_t> more(kScatterTreesMaxRanks + 1, 40);
   EXPECT_FALSE(PlannedTree(true, more, 4096, one, true, larger).link_greedy);
 }

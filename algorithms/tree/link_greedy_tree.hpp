@@ -153,7 +153,8 @@ NodeLinkCosts NodeLinkOf(const RadixCosts& costs, int ranks_per_node,
 // tie keeps kLeftAscending); false: kLeftAscending only. The library weighs them for scatters
 // (WeighLayouts). A gather on a machine of nodes (node_link): the outward layout where
 // OutwardOnNodeLink says (irrbench's "model link-greedy node-link"), else as before. A scatter
-// on 2 < p <= kNodeScatterMaxRanks ranks of nodes: the trees node_link.scatter_trees names where
+// on 2 < p ranks of nodes (up to kNodeScatterMaxRanks, or kScatterTreesMaxRanks for
+// kNodeAndGreedyTreesToLargerP): the trees node_link.scatter_trees names where
 // TwoLevel() prices the fastest at most kNodeScatterMaxRatio of the tree chosen so far (returned
 // as the link-greedy tree: any tree the root plans and hands out).
 PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& block_bytes, int root,

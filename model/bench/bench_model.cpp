@@ -192,17 +192,21 @@ void InitCases(benchmark::internal::Benchmark* bench) {
 BENCHMARK(BM_InitPlannedRadix)->Apply(InitCases);
 BENCHMARK(BM_InitLinkGreedyTree)->Apply(InitCases);
 BENCHMARK(BM_InitPlannedTree)->Apply(InitCases);
-// A TUWk_Scatterv_init root on nodes of 16 also weighs the node scatter tree: its 12 shapes priced
-// on the two-level model with node links (a node's alpha 1.28 us, as the simulated cluster's).
-void BM_NodeScatterTree(benchmark::State& state) {
-  const int p = static_cast<int>(state.range(0));
-  const std::vector<std::int64_t> blocks(p, state.range(1));
+// The built-in costs with a node's own alpha 1.28 us, as the simulated cluster's.
+tuw::tree::RadixCosts ClusterCosts() {
   tuw::tree::RadixCosts costs;
   costs.has_local = true;
   costs.alpha_local_us = 1.28;
   costs.beta_local_us_per_byte = 2.9e-4;
+  return costs;
+}
+// A TUWk_Scatterv_init root on nodes of 16 also weighs the node scatter tree: its 12 shapes priced
+// on the two-level model with node links.
+void BM_NodeScatterTree(benchmark::State& state) {
+  const int p = static_cast<int>(state.range(0));
+  const std::vector<std::int64_t> blocks(p, state.range(1));
   const tuw::tree::LogGPParams params =
-      tuw::tree::NodeLinkOf(costs, 16, tuw::tree::ScatterTreesOnNodes::kNone).TwoLevel();
+      tuw::tree::NodeLinkOf(ClusterCosts(), 16, tuw::tree::ScatterTreesOnNodes::kNone).TwoLevel();
   for (auto _ : state) {
     benchmark::DoNotOptimize(tuw::tree::FastestNodeScatterTree(blocks, p / 2, 16, params).time);
   }
@@ -220,10 +224,7 @@ BENCHMARK(BM_NodeScatterTree)
 void BM_InitScatterOnNodes(benchmark::State& state) {
   const int p = static_cast<int>(state.range(0));
   const std::vector<std::int64_t> blocks(p, state.range(1));
-  tuw::tree::RadixCosts costs;
-  costs.has_local = true;
-  costs.alpha_local_us = 1.28;
-  costs.beta_local_us_per_byte = 2.9e-4;
+  const tuw::tree::RadixCosts costs = ClusterCosts();
   const tuw::tree::NodeLinkCosts node_link = tuw::tree::NodeLinkOf(
       costs, 16, tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP);
   const tuw::tree::LogGPParams params = costs.SmallCallParams(1);
