@@ -114,7 +114,8 @@ const char* const kModelChoiceRecords[] = {"model",
                                            "model link-greedy node-link",
                                            "model link-greedy node-scatter",
                                            "model link-greedy two-level-scatter",
-                                           "model link-greedy two-level-scatter-8192"};
+                                           "model link-greedy two-level-scatter-8192",
+                                           "model link-greedy two-level-scatter-wide"};
 }  // namespace
 
 std::string ModelChoiceRecords(bool link_greedy) {

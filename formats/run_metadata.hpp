@@ -65,7 +65,10 @@ bool ParseScatterStepRecord(const std::string& record, int* step, bool* by_model
 // "model link-greedy two-level-scatter" (a06ad2c's build and the next ones of 2026-12-07): the
 // node scatter tree and the plain call's greedy tree, for any blocks on p <= 1024
 // (tree::NodeLinkCosts::scatter_trees); "model link-greedy two-level-scatter-8192" (builds since):
-// the same on p <= 8192. *link_greedy (where not null): which the record says.
+// the same on p <= 8192 (4c7c61e's build and the next of 2026-12-07);
+// "model link-greedy two-level-scatter-wide" (builds since): the same with the node scatter
+// tree's wide shapes on many nodes (tree::kWideShapesMinNodes). *link_greedy (where not null):
+// which the record says.
 enum LinkGreedyRule {
   kNoLinkGreedy = 0,
   kLinkGreedyFirstLayout = 1,
@@ -74,7 +77,8 @@ enum LinkGreedyRule {
   kLinkGreedyNodeLink = 4,
   kLinkGreedyNodeScatter = 5,
   kLinkGreedyTwoLevelScatter = 6,
-  kLinkGreedyTwoLevelScatter8192 = 7
+  kLinkGreedyTwoLevelScatter8192 = 7,
+  kLinkGreedyTwoLevelScatterWide = 8
 };
 std::string RadixChoiceRecord(int radix, bool by_model, LinkGreedyRule link_greedy = kNoLinkGreedy);
 // The model's records, quoted and comma-separated, for an error message: "'model'" alone, or with

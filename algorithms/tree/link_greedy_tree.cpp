@@ -382,8 +382,9 @@ void WeighScatterTreesOnNodes(const std::vector<std::int64_t>& block_bytes, int 
       chosen->link_greedy
           ? PlannedScatterTime(chosen->link_greedy_tree, two_level)
           : ScatterTime(ModelTree::kPlanned, block_bytes, root, chosen->radix, two_level, 0);
-  NodeScatterChoice best =
-      FastestNodeScatterTree(block_bytes, root, node_link.ranks_per_node, two_level);
+  NodeScatterChoice best = FastestNodeScatterTree(
+      block_bytes, root, node_link.ranks_per_node, two_level,
+      node_link.scatter_trees == ScatterTreesOnNodes::kNodeAndGreedyTreesWide);
   if (greedy_too && !SmallCallOnRadixTree(block_bytes)) {
     const int p = static_cast<int>(block_bytes.size());
     const std::int64_t size_class = ShapeBlockBytes(block_bytes);
@@ -415,11 +416,10 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
   PlannedTreeChoice chosen = LinkGreedyChoice(scatter, block_bytes, root, params, weigh_layouts,
                                               node_link, &link_greedy_weighed);
   const ScatterTreesOnNodes trees = node_link.scatter_trees;
-  const bool greedy_too = trees == ScatterTreesOnNodes::kNodeAndGreedyTrees ||
-                          trees == ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP;
-  const int max_ranks = trees == ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP
-                            ? kScatterTreesMaxRanks
-                            : kNodeScatterMaxRanks;
+  const bool larger_p = trees == ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP ||
+                        trees == ScatterTreesOnNodes::kNodeAndGreedyTreesWide;
+  const bool greedy_too = trees == ScatterTreesOnNodes::kNodeAndGreedyTrees || larger_p;
+  const int max_ranks = larger_p ? kScatterTreesMaxRanks : kNodeScatterMaxRanks;
   const bool on_nodes = scatter && node_link.ranks_per_node > 1 && block_bytes.size() > 2 &&
                         block_bytes.size() <= static_cast<std::size_t>(max_ranks);
   if (on_nodes &&

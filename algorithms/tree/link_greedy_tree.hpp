@@ -118,14 +118,17 @@ struct PlannedTreeChoice {
 // the plain TUWk_Scatterv's rule (SmallScatterShape on small_call, the call's two-level costs), for
 // any blocks on at most kNodeScatterMaxRanks ranks (a06ad2c's build: "model link-greedy
 // two-level-scatter"); kNodeAndGreedyTreesToLargerP (libtuwcoll since, irrmodel for "model
-// link-greedy two-level-scatter-8192") the same on at most kScatterTreesMaxRanks. Simulated p = 560
+// link-greedy two-level-scatter-8192") the same on at most kScatterTreesMaxRanks;
+// kNodeAndGreedyTreesWide (libtuwcoll since, "model link-greedy two-level-scatter-wide") the same
+// with FastestNodeScatterTree's wide shapes on many nodes. Simulated p = 560
 // (link-greedy-init): b = 10 the node tree 0.85-0.91 of the radix tree's starts; b = 100 the greedy
 // tree 0.62-0.67 (Same, Random, Alternating).
 enum class ScatterTreesOnNodes {
   kNone,
   kNodeTree,
   kNodeAndGreedyTrees,
-  kNodeAndGreedyTreesToLargerP
+  kNodeAndGreedyTreesToLargerP,
+  kNodeAndGreedyTreesWide
 };
 struct NodeLinkCosts {
   int ranks_per_node = 1;

@@ -133,13 +133,18 @@ class Builder {
 };
 
 // The shapes FastestNodeScatterTree weighs (node_scatter_tree.hpp).
-std::vector<NodeScatterShape> WeighedShapes() {
+std::vector<NodeScatterShape> WeighedShapes(bool wide) {
   std::vector<NodeScatterShape> shapes;
   for (bool middle : {false, true}) {
     for (const auto& ranges : {std::pair{4, 8}, std::pair{6, 6}, std::pair{8, 4}}) {
       for (int rank_ranges : {4, 8}) {
         shapes.push_back({ranges.first, ranges.second, rank_ranges, middle});
       }
+    }
+  }
+  if (wide) {
+    for (bool middle : {false, true}) {
+      for (int root_ranges : {4, 6, 8}) shapes.push_back({root_ranges, 16, 4, middle});
     }
   }
   return shapes;
@@ -166,10 +171,15 @@ SequencedTree BuildNodeScatterTree(const std::vector<std::int64_t>& block_bytes,
 }
 
 NodeScatterChoice FastestNodeScatterTree(const std::vector<std::int64_t>& block_bytes, int root,
-                                         int ranks_per_node, const LogGPParams& params) {
+                                         int ranks_per_node, const LogGPParams& params,
+                                         bool wide_shapes) {
   NodeScatterChoice best;
   bool first = true;
-  for (const NodeScatterShape& shape : WeighedShapes()) {
+  const std::size_t nodes =
+      (block_bytes.size() + static_cast<std::size_t>(std::max(ranks_per_node, 1)) - 1) /
+      static_cast<std::size_t>(std::max(ranks_per_node, 1));
+  const bool wide = wide_shapes && nodes >= static_cast<std::size_t>(kWideShapesMinNodes);
+  for (const NodeScatterShape& shape : WeighedShapes(wide)) {
     Tree tree =
         ToNodeViews(BuildNodeScatterTree(block_bytes, root, ranks_per_node, shape), block_bytes);
     const double time = PlannedScatterTime(tree, params);

@@ -59,8 +59,15 @@ struct NodeScatterChoice {
   double time = 0;  // PlannedScatterTime on the given params
   NodeScatterShape shape;
 };
+// wide_shapes, on at least kWideShapesMinNodes nodes: also leader ranges 16 from 4, 6 or 8 root
+// ranges, rank ranges 4, leaders nearest or in the middle (6 more). At p = 6400 (400 nodes,
+// radix-6400-small-current's fit) a search of 72 shapes (4-8 root, 4-24 leader, 4 or 8 rank
+// ranges) priced these 0.92-0.98 of the 12 at b = 1 (five distributions), and 0.94-0.995 at
+// b = 10; at p = 560 (35 nodes) none faster but Spikes at b = 10 (0.989).
+constexpr int kWideShapesMinNodes = 128;
 NodeScatterChoice FastestNodeScatterTree(const std::vector<std::int64_t>& block_bytes, int root,
-                                         int ranks_per_node, const LogGPParams& params);
+                                         int ranks_per_node, const LogGPParams& params,
+                                         bool wide_shapes = false);
 
 // A root takes it (or the greedy tree it weighs beside it, PlannedTree) where priced at most this
 // fraction of the tree it would take otherwise. Simulated

@@ -107,6 +107,8 @@ tuw::tree::ScatterTreesOnNodes ScatterTreesOfRecord(formats::LinkGreedyRule rule
       return tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTrees;
     case formats::kLinkGreedyTwoLevelScatter8192:
       return tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP;
+    case formats::kLinkGreedyTwoLevelScatterWide:
+      return tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTreesWide;
     default:
       return tuw::tree::ScatterTreesOnNodes::kNone;
   }
