@@ -1083,5 +1083,24 @@ TEST(NodeScatterTree, LargerPToo) {
   EXPECT_FALSE(PlannedTree(true, more, 4096, one, true, larger).link_greedy);
 }
 
+// FastestNodeScatterTree's wide shapes (leader ranges 16) count on kWideShapesMinNodes nodes and
+// more: p = 2048 (128 nodes of 16), 40 bytes a rank, on the cluster class's costs, where one of
+// them is priced below the 12 shapes' fastest; on 127 nodes they are not weighed (the same choice).
+TEST(NodeScatterTree, WideShapesOnManyNodes) {
+  const LogGPParams two_level =
+      NodeLinkOf(ClusterClassCosts(), 16, ScatterTreesOnNodes::kNone).TwoLevel();
+  const std::vector<std::int64_t> blocks(16 * kWideShapesMinNodes, 40);
+  const NodeScatterChoice narrow = FastestNodeScatterTree(blocks, 1024, 16, two_level);
+  const NodeScatterChoice wide = FastestNodeScatterTree(blocks, 1024, 16, two_level, true);
+  EXPECT_EQ(wide.shape.leader_ranges, 16);
+  EXPECT_LT(wide.time, narrow.time);
+  EXPECT_EQ(wide.time, PlannedScatterTime(wide.tree, two_level));
+  const std::vector<std::int64_t> fewer(16 * (kWideShapesMinNodes - 1), 40);
+  const NodeScatterChoice few_narrow = FastestNodeScatterTree(fewer, 1016, 16, two_level);
+  const NodeScatterChoice few_wide = FastestNodeScatterTree(fewer, 1016, 16, two_level, true);
+  EXPECT_TRUE(few_wide.shape == few_narrow.shape);
+  EXPECT_EQ(few_wide.time, few_narrow.time);
+}
+
 }  // namespace
 }  // namespace tuw::tree

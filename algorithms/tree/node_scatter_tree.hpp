@@ -48,9 +48,9 @@ SequencedTree BuildNodeScatterTree(const std::vector<std::int64_t>& block_bytes,
                                    int ranks_per_node, const NodeScatterShape& shape);
 
 // The fastest of the shapes a root weighs on these params: root and leader ranges (4, 8), (6, 6)
-// or (8, 4), rank ranges 4 or 8, leaders nearest or in the middle (12 trees; 15-24 ms at p = 560 on
-// radix-560-current's fit, this 2-core VM; bench_model's BM_NodeScatterTree: 12.5 ms at p = 560
-// and 28.6 at 1024 on RadixCosts' defaults).
+// or (8, 4), rank ranges 4 or 8, leaders nearest or in the middle (12 trees; bench_model's
+// BM_NodeScatterTree on this 2-core VM: 3.3 ms at p = 560, 6.0 at 1024, 40-43 at 6400 on
+// RadixCosts' defaults with a node's alpha).
 // A search of 1155 shapes (2-8 root ranges, 2-12 leader ranges, 2-12 rank ranges) on
 // radix-560-current's fit at p = 560 found one faster in 2 of the ten cells of the five
 // distributions at b = 1 and 10, by 0.6 and 1.2 %.
