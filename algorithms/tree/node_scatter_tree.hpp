@@ -81,9 +81,9 @@ constexpr double kNodeScatterMaxRatio = 0.95;
 // then cost about 0.5 s at p = 6400.
 constexpr int kNodeScatterMaxRanks = 1024;
 // Above this many the builds since weigh none (kNodeAndGreedyTreesToLargerP): simulated up to
-// p = 6400, where the two trees' search costs the root about 0.16 s at its first init of a shape
-// (bench_model's BM_InitScatterOnNodes; 0.05 s once libtuwcoll keeps the greedy tree's shape,
-// BM_SmallScatterShape), growing with p.
+// p = 6400, where the two trees' search costs the root about 0.17 s at its first init of a shape
+// (bench_model's BM_InitScatterOnNodes with the wide shapes; about 0.07 s once libtuwcoll keeps
+// the greedy tree's shape, BM_SmallScatterShape), growing with p.
 constexpr int kScatterTreesMaxRanks = 8192;
 
 }  // namespace tuw::tree
