@@ -370,22 +370,45 @@ PlannedTreeChoice LinkGreedyChoice(bool scatter, const std::vector<std::int64_t>
   return chosen;
 }
 
+// What each ScatterTreesOnNodes weighs (link_greedy_tree.hpp), one row each.
+struct ScatterTreesRule {
+  bool any = false;                      // any tree over nodes
+  bool only_where_link_greedy = false;   // only where the link-greedy tree was weighed
+  bool greedy_too = false;               // the plain call's greedy tree beside the node tree
+  int max_ranks = kNodeScatterMaxRanks;  // on at most this many ranks
+  bool wide_shapes = false;              // FastestNodeScatterTree's wide shapes
+};
+ScatterTreesRule RuleOf(ScatterTreesOnNodes trees) {
+  switch (trees) {
+    case ScatterTreesOnNodes::kNone:
+      break;
+    case ScatterTreesOnNodes::kNodeTree:
+      return {true, true, false, kNodeScatterMaxRanks, false};
+    case ScatterTreesOnNodes::kNodeAndGreedyTrees:
+      return {true, false, true, kNodeScatterMaxRanks, false};
+    case ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP:
+      return {true, false, true, kScatterTreesMaxRanks, false};
+    case ScatterTreesOnNodes::kNodeAndGreedyTreesWide:
+      return {true, false, true, kScatterTreesMaxRanks, true};
+  }
+  return {};
+}
+
 // A scatter's trees over nodes (NodeLinkCosts::scatter_trees), each priced on the two-level model
-// with node links: the node scatter tree, and with greedy_too the greedy tree of the plain call's
-// rule (SmallScatterShape on the node's two-level costs, where it picks one). The fastest replaces
-// the choice so far where priced at most kNodeScatterMaxRatio of it.
+// with node links: the node scatter tree, and with rule.greedy_too the greedy tree of the plain
+// call's rule (SmallScatterShape on the node's two-level costs, where it picks one). The fastest
+// replaces the choice so far where priced at most kNodeScatterMaxRatio of it.
 void WeighScatterTreesOnNodes(const std::vector<std::int64_t>& block_bytes, int root,
-                              const NodeLinkCosts& node_link, bool greedy_too,
+                              const NodeLinkCosts& node_link, const ScatterTreesRule& rule,
                               PlannedTreeChoice* chosen) {
   const LogGPParams two_level = node_link.TwoLevel();
   const double so_far =
       chosen->link_greedy
           ? PlannedScatterTime(chosen->link_greedy_tree, two_level)
           : ScatterTime(ModelTree::kPlanned, block_bytes, root, chosen->radix, two_level, 0);
-  NodeScatterChoice best = FastestNodeScatterTree(
-      block_bytes, root, node_link.ranks_per_node, two_level,
-      node_link.scatter_trees == ScatterTreesOnNodes::kNodeAndGreedyTreesWide);
-  if (greedy_too && !SmallCallOnRadixTree(block_bytes)) {
+  NodeScatterChoice best = FastestNodeScatterTree(block_bytes, root, node_link.ranks_per_node,
+                                                  two_level, rule.wide_shapes);
+  if (rule.greedy_too && !SmallCallOnRadixTree(block_bytes)) {
     const int p = static_cast<int>(block_bytes.size());
     const std::int64_t size_class = ShapeBlockBytes(block_bytes);
     const int shape =
@@ -415,17 +438,12 @@ PlannedTreeChoice PlannedTree(bool scatter, const std::vector<std::int64_t>& blo
   bool link_greedy_weighed = false;
   PlannedTreeChoice chosen = LinkGreedyChoice(scatter, block_bytes, root, params, weigh_layouts,
                                               node_link, &link_greedy_weighed);
-  const ScatterTreesOnNodes trees = node_link.scatter_trees;
-  const bool larger_p = trees == ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP ||
-                        trees == ScatterTreesOnNodes::kNodeAndGreedyTreesWide;
-  const bool greedy_too = trees == ScatterTreesOnNodes::kNodeAndGreedyTrees || larger_p;
-  const int max_ranks = larger_p ? kScatterTreesMaxRanks : kNodeScatterMaxRanks;
+  const ScatterTreesRule rule = RuleOf(node_link.scatter_trees);
   const bool on_nodes = scatter && node_link.ranks_per_node > 1 && block_bytes.size() > 2 &&
-                        block_bytes.size() <= static_cast<std::size_t>(max_ranks);
-  if (on_nodes &&
-      (greedy_too || (trees == ScatterTreesOnNodes::kNodeTree && link_greedy_weighed))) {
+                        block_bytes.size() <= static_cast<std::size_t>(rule.max_ranks);
+  if (on_nodes && rule.any && (!rule.only_where_link_greedy || link_greedy_weighed)) {
     try {  // (it changes the choice only once everything is priced)
-      WeighScatterTreesOnNodes(block_bytes, root, node_link, greedy_too, &chosen);
+      WeighScatterTreesOnNodes(block_bytes, root, node_link, rule, &chosen);
     } catch (const std::exception&) {  // (not seen): the choice so far, never a library call
     }                                  // that stops here
   }
