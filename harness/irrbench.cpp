@@ -24,6 +24,7 @@
 #include "output.hpp"
 #include "radix_record.hpp"
 #include "run_metadata.hpp"
+#include "scatter_trees_record.hpp"
 #include "timing.hpp"
 #include "tuwcoll.h"
 
@@ -252,7 +253,7 @@ int Main(int argc, char** argv) {
         formats::RadixChoiceRecord(large_radix, large_radix_by_model);
     method["tuwcoll_init_radix"] = formats::RadixChoiceRecord(
         tuwk_init_radix, init_radix_by_root != 0,
-        init_radix_by_root != 0 ? formats::kLinkGreedyTwoLevelScatterWide : formats::kNoLinkGreedy);
+        init_radix_by_root != 0 ? formats::kLibraryLinkGreedyRule : formats::kNoLinkGreedy);
     method["tuwcoll_gather_pieces"] =
         formats::GatherPiecesRecord(static_cast<long long>(gather_piece), pieces_by_model);
     method["tuwcoll_small_call_max_bytes"] = std::to_string(tuw::tree::kOneMessageMaxBytes);

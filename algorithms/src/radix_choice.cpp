@@ -272,8 +272,8 @@ int RootPlannedRadix(bool scatter, const std::vector<std::int64_t>& block_bytes,
     if (root_ok && static_cast<int>(block_bytes.size()) == ctx.size) {
       tree::LogGPParams params = CachedModelCosts().SmallCallParams(1);
       if (!scatter && pieces != nullptr) params.gather_pieces = *pieces;
-      tree::NodeLinkCosts node_link = tree::NodeLinkOf(
-          CachedModelCosts(), ranks_per_node, tree::ScatterTreesOnNodes::kNodeAndGreedyTreesWide);
+      tree::NodeLinkCosts node_link =
+          tree::NodeLinkOf(CachedModelCosts(), ranks_per_node, tree::kLibraryScatterTreesOnNodes);
       node_link.greedy_shape = [ranks_per_node](int p, std::int64_t size_class, int radix,
                                                 int shape_root) {
         return ModelScatterStep(p, size_class, radix, shape_root, ranks_per_node);

@@ -130,6 +130,10 @@ enum class ScatterTreesOnNodes {
   kNodeAndGreedyTreesToLargerP,
   kNodeAndGreedyTreesWide
 };
+// The rule libtuwcoll's TUWk_*_init roots weigh (RootPlannedRadix); irrbench's record of it:
+// formats::kLibraryLinkGreedyRule (scatter_trees_record.hpp checks that the two agree).
+constexpr ScatterTreesOnNodes kLibraryScatterTreesOnNodes =
+    ScatterTreesOnNodes::kNodeAndGreedyTreesWide;
 struct NodeLinkCosts {
   int ranks_per_node = 1;
   double hop_saved_us = 0;

@@ -219,14 +219,14 @@ BENCHMARK(BM_NodeScatterTree)
     ->Unit(benchmark::kMillisecond);
 // The whole choice of a TUWk_Scatterv_init root on nodes of 16 (libtuwcoll's RootPlannedRadix, at
 // its first init of a shape: the library then keeps the greedy tree's shape): PlannedTree with the
-// node link's two trees (ScatterTreesOnNodes::kNodeAndGreedyTreesWide) on the cluster's
+// node link's two trees (kLibraryScatterTreesOnNodes) on the cluster's
 // costs, against BM_InitPlannedTree's choice without them.
 void BM_InitScatterOnNodes(benchmark::State& state) {
   const int p = static_cast<int>(state.range(0));
   const std::vector<std::int64_t> blocks(p, state.range(1));
   const tuw::tree::RadixCosts costs = ClusterCosts();
   const tuw::tree::NodeLinkCosts node_link =
-      tuw::tree::NodeLinkOf(costs, 16, tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTreesWide);
+      tuw::tree::NodeLinkOf(costs, 16, tuw::tree::kLibraryScatterTreesOnNodes);
   const tuw::tree::LogGPParams params = costs.SmallCallParams(1);
   for (auto _ : state) {
     benchmark::DoNotOptimize(

@@ -23,6 +23,7 @@
 #include "radix_record.hpp"
 #include "raw_csv.hpp"
 #include "run_metadata.hpp"
+#include "scatter_trees_record.hpp"
 #include "tree_costs.hpp"
 
 namespace irr::model {
@@ -98,21 +99,6 @@ struct SmallCallChoices {
   tuw::tree::NodeLinkCosts init_node_link;
   tuw::tree::LogGPParams init_params;
 };
-// Which trees over nodes a scatter's root weighed in the run's build (formats::LinkGreedyRule).
-tuw::tree::ScatterTreesOnNodes ScatterTreesOfRecord(formats::LinkGreedyRule rule) {
-  switch (rule) {
-    case formats::kLinkGreedyNodeScatter:
-      return tuw::tree::ScatterTreesOnNodes::kNodeTree;
-    case formats::kLinkGreedyTwoLevelScatter:
-      return tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTrees;
-    case formats::kLinkGreedyTwoLevelScatter8192:
-      return tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTreesToLargerP;
-    case formats::kLinkGreedyTwoLevelScatterWide:
-      return tuw::tree::ScatterTreesOnNodes::kNodeAndGreedyTreesWide;
-    default:
-      return tuw::tree::ScatterTreesOnNodes::kNone;
-  }
-}
 int LibraryStep(const std::vector<std::int64_t>& blocks, int root, int radix,
                 SmallCallChoices* choices) {
   const int p = static_cast<int>(blocks.size());
@@ -484,7 +470,7 @@ bool Predict(const std::string& raw_csv, const FitCosts& costs, const PredictOpt
   step_choices.init_params = costs.radix_costs.SmallCallParams(1);
   step_choices.init_node_link =
       tuw::tree::NodeLinkOf(costs.radix_costs, static_cast<int>(ranks_per_node),
-                            ScatterTreesOfRecord(step_choices.init_link_greedy));
+                            formats::ScatterTreesOfRecord(step_choices.init_link_greedy));
   bool radix_noted = false;
   bool dp_skipped_noted = false;
   std::map<std::string, Problem> problems;  // by distribution, b and padding
