@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <queue>
@@ -126,8 +127,8 @@ class Machine {
   // overlap on its link: the network shares a link among the flows on it (SimGrid's fair
   // sharing), so a message sent first ends when its bytes are through at its share, not before
   // the later ones start; a scatter's largest message, sent first, ends about with the last.
-  std::vector<double> ArrivalsShared(const std::vector<Message>& ms,
-                                     const std::vector<double>& posted) {
+  void ArrivalsShared(const std::vector<Message>& ms, const std::vector<double>& posted,
+                      std::vector<double>* arrivals_ptr) {
     const std::size_t n = ms.size();
     // Scratch kept by the machine: a scatter model calls this once per parent.
     std::vector<double>&leaves = leaves_, &left = left_, &done = done_;
@@ -145,7 +146,8 @@ class Machine {
     // (with the node's on a link of their own TUWk_Scatterv Random b = 10 at p = 560 left its
     // band, 1.41 of the model, and the small call's choice by size its 5 % lead at b = 10).
     ShareLink(leaves, &left, &done);
-    std::vector<double> arrivals(n);
+    std::vector<double>& arrivals = *arrivals_ptr;
+    arrivals.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       arrivals[i] = std::max(done[i] + cost[i].latency, InLink(ms[i]) + cost[i].wire);
       InLink(ms[i]) = arrivals[i];
@@ -155,7 +157,6 @@ class Machine {
         arrivals[i] = std::max(arrivals[i], NodeFloor(ms[i]));
       }
     }
-    return arrivals;
   }
   // Messages to one process (its receives posted at `posted`) that arrive over the network
   // together (`arrivals`: Arrival's, one after the other) share its link as a sender's do
@@ -209,6 +210,26 @@ class Machine {
   double WireTime(const Message& m) const {
     return params_.Wire(params_.Between(m.from, m.to), m.bytes);
   }
+  // The buffers of one scatter parent's sends (SharedSends), one set a level of the scatter's
+  // recursion, kept for the run: a run at p = 6400 serves thousands of parents, and allocating
+  // them anew was a fifth of a scatter root's init (perf, PlannedTree on radix-6400-small-current).
+  struct SendBuffers {
+    std::vector<Message> messages;
+    std::vector<double> posted, arrivals;
+    std::vector<char> served;
+    std::vector<ScatterSend> schedule;
+  };
+  SendBuffers& PushSendBuffers() {
+    if (send_depth_ == send_buffers_.size()) {
+      send_buffers_.push_back(std::make_unique<SendBuffers>());  // (references stay valid)
+    }
+    SendBuffers& buffers = *send_buffers_[send_depth_++];
+    buffers.messages.clear();
+    buffers.posted.clear();
+    buffers.served.clear();
+    return buffers;
+  }
+  void PopSendBuffers() { --send_depth_; }
   // The slowest process's time since `start` (its own start).
   const LogGPParams& params() const { return params_; }
   double SlowestSince(const std::vector<double>& start) const {
@@ -227,8 +248,11 @@ class Machine {
     std::vector<std::size_t>& order = order_;
     order.resize(n);
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return starts[a] < starts[b]; });
+    // In start order, ties in index order (a stable sort's, without its buffer: this runs once a
+    // parent).
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return starts[a] < starts[b] || (!(starts[b] < starts[a]) && a < b);
+    });
     std::vector<std::size_t>& active = active_;
     active.clear();
     std::size_t next = 0;
@@ -275,6 +299,8 @@ class Machine {
   std::vector<std::size_t> inbound_;
   std::vector<LogGPParams::SharedCost> cost_;
   std::vector<std::size_t> order_, active_;
+  std::vector<std::unique_ptr<SendBuffers>> send_buffers_;
+  std::size_t send_depth_ = 0;
 };
 
 // A message as its receiver meets it: when it arrived (Machine::Arrival: its link takes one
@@ -531,43 +557,50 @@ void RunPiecedGather(Machine* machine, const Tree& tree, bool probed, bool size_
 class SharedSends {
  public:
   SharedSends(Machine* machine, int sender, double ready)
-      : machine_(machine), sender_(sender), ready_(ready) {}
+      : machine_(machine), buffers_(machine->PushSendBuffers()), sender_(sender), ready_(ready) {}
+  ~SharedSends() { machine_->PopSendBuffers(); }
+  SharedSends(const SharedSends&) = delete;
+  SharedSends& operator=(const SharedSends&) = delete;
+  // The parent's ScatterSchedule (no node ranks), valid while this object lives.
+  const std::vector<ScatterSend>& Schedule(const NodeView& node, std::int64_t serial_min_bytes) {
+    ScatterSchedule(node, {}, serial_min_bytes, &buffers_.schedule);
+    return buffers_.schedule;
+  }
   // A send to `child`, whose receive was posted at `posted` (-1: at its clock, its start).
   void Post(int child, std::int64_t bytes, double posted = -1) {
-    messages_.push_back(machine_->Send(sender_, child, bytes, ready_));
-    posted_.push_back(posted >= 0 ? posted : machine_->Clock(child));
-    served_.push_back(1);
+    buffers_.messages.push_back(machine_->Send(sender_, child, bytes, ready_));
+    buffers_.posted.push_back(posted >= 0 ? posted : machine_->Clock(child));
+    buffers_.served.push_back(1);
   }
   // A message sent already and taken by its receiver elsewhere, whose bytes share the link.
   void Share(const Message& m, double posted) {
-    messages_.push_back(m);
-    posted_.push_back(posted);
-    served_.push_back(0);
+    buffers_.messages.push_back(m);
+    buffers_.posted.push_back(posted);
+    buffers_.served.push_back(0);
   }
   double Ready() const { return ready_; }
+  // (Each child serves its subtree with SharedSends of its own, a level deeper: these buffers stay
+  // as they are until the loop ends.)
   template <typename Serve>
   void Flush(const Serve& serve) {
-    const std::vector<double> arrivals = machine_->ArrivalsShared(messages_, posted_);
-    const std::vector<Message> messages = std::move(messages_);
-    const std::vector<double> posted = std::move(posted_);
-    const std::vector<char> served = std::move(served_);
-    messages_.clear();
-    posted_.clear();
-    served_.clear();
+    std::vector<double>& arrivals = buffers_.arrivals;
+    machine_->ArrivalsShared(buffers_.messages, buffers_.posted, &arrivals);
     if (!arrivals.empty()) ready_ = arrivals.back();
+    const std::vector<Message>& messages = buffers_.messages;
     for (std::size_t i = 0; i < messages.size(); ++i) {
-      if (!served[i]) continue;
-      serve(messages[i].to, machine_->Receive(messages[i].to, arrivals[i], posted[i]));
+      if (!buffers_.served[i]) continue;
+      serve(messages[i].to, machine_->Receive(messages[i].to, arrivals[i], buffers_.posted[i]));
     }
+    buffers_.messages.clear();
+    buffers_.posted.clear();
+    buffers_.served.clear();
   }
 
  private:
   Machine* machine_;
+  Machine::SendBuffers& buffers_;
   int sender_;
   double ready_;
-  std::vector<Message> messages_;
-  std::vector<double> posted_;
-  std::vector<char> served_;
 };
 
 // The scatter's data phase: a parent's sends up to a wait share its link; the oblivious tree's
@@ -577,7 +610,7 @@ void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_know
     const NodeView& node = tree.nodes[v];
     if (!headers) {
       SharedSends sends(machine, v, have);
-      for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytes)) {
+      for (const ScatterSend& s : sends.Schedule(node, kSerialSendMinBytes)) {
         const ChildEdge& c = node.children[s.child];
         if (size_known && c.bytes == 0) continue;
         sends.Post(c.child, c.bytes);
@@ -594,7 +627,7 @@ void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_know
     // KB of sizes each child of a radix-9 root gets at p = 6400, twice its data at b = 1, cost
     // the root's link nothing, and the k-nomial scatter measured 1.44-1.72 of the model there.
     SharedSends sends(machine, v, have);
-    for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytesAfterHeader)) {
+    for (const ScatterSend& s : sends.Schedule(node, kSerialSendMinBytesAfterHeader)) {
       const ChildEdge& c = node.children[s.child];
       if (size_known && c.bytes == 0) continue;
       double child_has = machine->Clock(c.child);
@@ -630,7 +663,7 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
     std::function<void(int, double)> serve_with_sizes = [&](int v, double have) {
       SharedSends sends(machine, v, have);
       const NodeView& node = tree.nodes[v];
-      for (const ScatterSend& s : ScatterSchedule(node, {}, kSmallCallSerialSendMinBytes)) {
+      for (const ScatterSend& s : sends.Schedule(node, kSmallCallSerialSendMinBytes)) {
         const ChildEdge& c = node.children[s.child];
         sends.Post(c.child, sizes_bytes(c) + c.bytes);
         if (s.wait) sends.Flush(serve_with_sizes);
@@ -655,7 +688,7 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   std::function<void(int, double)> serve = [&](int v, double have) {
     const NodeView& node = tree.nodes[v];
     SharedSends sends(machine, v, have);
-    for (const ScatterSend& s : ScatterSchedule(node, {}, kSerialSendMinBytes)) {
+    for (const ScatterSend& s : sends.Schedule(node, kSerialSendMinBytes)) {
       const ChildEdge& c = node.children[s.child];
       if (v == tree.root) {
         send_sizes(v, c, sends.Ready());

@@ -4,9 +4,12 @@
 
 namespace tuw::tree {
 
-std::vector<ScatterSend> ScatterSchedule(const NodeView& view, const std::vector<int>& node_ranks,
-                                         std::int64_t serial_min_bytes) {
-  std::vector<ScatterSend> network, local;
+void ScatterSchedule(const NodeView& view, const std::vector<int>& node_ranks,
+                     std::int64_t serial_min_bytes, std::vector<ScatterSend>* schedule) {
+  // The network's sends straight into *schedule (a model run's buffer, kept between calls).
+  std::vector<ScatterSend>& network = *schedule;
+  std::vector<ScatterSend> local;  // (none where node_ranks is empty: no allocation)
+  network.clear();
   for (std::size_t k = view.children.size(); k-- > 0;) {
     const ChildEdge& c = view.children[k];
     if (c.lo == c.hi && std::binary_search(node_ranks.begin(), node_ranks.end(), c.child)) {
@@ -16,19 +19,22 @@ std::vector<ScatterSend> ScatterSchedule(const NodeView& view, const std::vector
       network.push_back({k, serial, serial});
     }
   }
+  if (local.empty()) return;
   const auto first_wait =
       std::find_if(network.begin(), network.end(), [](const ScatterSend& s) { return s.wait; });
-  std::vector<ScatterSend> schedule;
-  if (first_wait == network.end() || local.empty()) {  // nothing to overlap
-    schedule = network;
-    schedule.insert(schedule.end(), local.begin(), local.end());
-    return schedule;
+  if (first_wait == network.end()) {  // nothing to overlap
+    network.insert(network.end(), local.begin(), local.end());
+    return;
   }
-  schedule.assign(network.begin(), first_wait + 1);
-  schedule.back().wait = false;
-  schedule.insert(schedule.end(), local.begin(), local.end());
-  schedule.back().wait = true;
-  schedule.insert(schedule.end(), first_wait + 1, network.end());
+  first_wait->wait = false;
+  local.back().wait = true;
+  network.insert(first_wait + 1, local.begin(), local.end());
+}
+
+std::vector<ScatterSend> ScatterSchedule(const NodeView& view, const std::vector<int>& node_ranks,
+                                         std::int64_t serial_min_bytes) {
+  std::vector<ScatterSend> schedule;
+  ScatterSchedule(view, node_ranks, serial_min_bytes, &schedule);
   return schedule;
 }
 

@@ -56,5 +56,9 @@ struct ScatterSend {
 // node-aware tree, simulated p = 560, b = 10^4, was 2-6 % slower (results/simulated/README.md).
 std::vector<ScatterSend> ScatterSchedule(const NodeView& view, const std::vector<int>& node_ranks,
                                          std::int64_t serial_min_bytes);
+// The same into *schedule (its old contents replaced), for the model's runs, which call it once a
+// parent and keep the buffer.
+void ScatterSchedule(const NodeView& view, const std::vector<int>& node_ranks,
+                     std::int64_t serial_min_bytes, std::vector<ScatterSend>* schedule);
 
 }  // namespace tuw::tree

@@ -100,6 +100,14 @@ MeasuredCurve::MeasuredCurve(std::vector<double> units, std::vector<double> time
                                 std::to_string(times_.size()) +
                                 " times; need at least two points, sizes rising, times >= 0");
   }
+  slopes_.assign(units_.size(), 0);
+  for (std::size_t k = 1; k < units_.size(); ++k) {
+    slopes_[k] = (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
+  }
+  agrees_.assign(units_.size(), 0);
+  for (std::size_t k = 2; k < units_.size(); ++k) {
+    agrees_[k] = slopes_[k] > 0 && std::abs(slopes_[k] - slopes_[k - 1]) <= 0.01 * slopes_[k];
+  }
 }
 
 double MeasuredCurve::Comm(double units) const {
@@ -107,17 +115,13 @@ double MeasuredCurve::Comm(double units) const {
   // The segment [k - 1, k] that holds units, or the first or last one beyond the ends.
   const std::size_t k = std::clamp<std::size_t>(
       std::upper_bound(units_.begin(), units_.end(), units) - units_.begin(), 1, units_.size() - 1);
-  const double slope = (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
-  return std::max(0.0, times_[k - 1] + slope * (units - units_[k - 1]));
+  return std::max(0.0, times_[k - 1] + slopes_[k] * (units - units_[k - 1]));
 }
 
-double MeasuredCurve::Slope(std::size_t k) const {
-  return (times_[k] - times_[k - 1]) / (units_[k] - units_[k - 1]);
-}
+double MeasuredCurve::Slope(std::size_t k) const { return slopes_[k]; }
 
 bool MeasuredCurve::AgreesWithPrevious(std::size_t k) const {
-  return k >= 2 && k < units_.size() && Slope(k) > 0 &&
-         std::abs(Slope(k) - Slope(k - 1)) <= 0.01 * Slope(k);
+  return k < agrees_.size() && agrees_[k];
 }
 
 double MeasuredCurve::InterceptBelow(double slope) const {

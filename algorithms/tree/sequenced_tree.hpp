@@ -85,6 +85,10 @@ class MeasuredCurve {
   // Whether segment k's slope is positive and within 1 % of segment k - 1's.
   bool AgreesWithPrevious(std::size_t k) const;
   std::vector<double> units_, times_;
+  // Each segment's slope and AgreesWithPrevious, computed once: the model asks them for every
+  // message it prices (LogGPParams::Shared), a tenth of a scatter root's init at p = 6400.
+  std::vector<double> slopes_;
+  std::vector<char> agrees_;
 };
 struct TwoLevelCosts {
   CostParams network, local;
