@@ -879,7 +879,11 @@ double Timed(const Tree& tree, const std::vector<CarriedGroup>* construction, bo
     if (construction) RunConstruction(&machine, *construction);
     run(&machine, tree, oblivious, !oblivious);
     time = machine.SlowestSince(start);
-    if (k + 1 < runs) floors = machine.LinkFloors();
+    if (k + 1 < runs) {
+      NodeLinkFloors next = machine.LinkFloors();
+      if (next == floors) break;  // settled: the next run would repeat this one to the bit
+      floors = std::move(next);
+    }
   }
   return time;
 }
