@@ -331,6 +331,11 @@ TEST(ScatterSchedule, LocalLeavesGoWhileTheFirstSerialSendIsOnTheWire) {
   v.children.erase(v.children.begin() + 1);
   EXPECT_EQ(ScatterSchedule(v, node, 8192),
             (std::vector<ScatterSend>{{2, false, false}, {1, true, true}, {0, true, true}}));
+  // Into a buffer the model keeps (its old contents replaced): the same schedule.
+  std::vector<ScatterSend> kept = {
+      {9, true, true}, {8, false, true}, {7, true, false}, {6, false, false}, {5, true, true}};
+  ScatterSchedule(v, node, 8192, &kept);
+  EXPECT_EQ(kept, (std::vector<ScatterSend>{{2, false, false}, {1, true, true}, {0, true, true}}));
 }
 
 // ---- the LogP-greedy tree of a small TUWk_Scatterv call ----
