@@ -608,6 +608,7 @@ class SharedSends {
 void RunScatter(Machine* machine, const Tree& tree, bool headers, bool size_known) {
   std::function<void(int, double)> serve = [&](int v, double have) {
     const NodeView& node = tree.nodes[v];
+    if (node.children.empty()) return;  // a leaf sends nothing (most of the ranks)
     if (!headers) {
       SharedSends sends(machine, v, have);
       for (const ScatterSend& s : sends.Schedule(node, kSerialSendMinBytes)) {
@@ -661,8 +662,9 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   if (OneMessageCall(blocks.data(), static_cast<int>(blocks.size()),
                      machine->params().one_message_max_bytes)) {
     std::function<void(int, double)> serve_with_sizes = [&](int v, double have) {
-      SharedSends sends(machine, v, have);
       const NodeView& node = tree.nodes[v];
+      if (node.children.empty()) return;  // a leaf sends nothing
+      SharedSends sends(machine, v, have);
       for (const ScatterSend& s : sends.Schedule(node, kSmallCallSerialSendMinBytes)) {
         const ChildEdge& c = node.children[s.child];
         sends.Post(c.child, sizes_bytes(c) + c.bytes);
@@ -687,6 +689,7 @@ void RunRootPlannedScatter(Machine* machine, const Tree& tree) {
   };
   std::function<void(int, double)> serve = [&](int v, double have) {
     const NodeView& node = tree.nodes[v];
+    if (node.children.empty()) return;  // a leaf sends nothing
     SharedSends sends(machine, v, have);
     for (const ScatterSend& s : sends.Schedule(node, kSerialSendMinBytes)) {
       const ChildEdge& c = node.children[s.child];
