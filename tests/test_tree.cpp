@@ -581,7 +581,8 @@ TEST(GreedyTree, TilesItsRangesInTimeAndFromTheRangeAlone) {
 // first rank (what TUWk_Scatterv's child computes from the message's range).
 TEST(GreedyTree, TwoLevelsTileWholeNodesAndFromTheRangeAlone) {
   std::mt19937 gen(11);
-  for (int n : {2, 3, 7, 16, 33, 64, 100, 560}) {
+  Tree kept;  // one buffer for every tree below, as the model's shape search keeps one
+  for (int n : {2, 3, 7, 16, 33, 64, 100, 560, 17}) {
     std::vector<std::int64_t> bytes(n);  // KB-sized: byte cuts (kByteCutMinPartBytes) happen
     for (auto& b : bytes) b = 1000 * std::uniform_int_distribution<int>(0, 9)(gen);
     for (int per : {2, 3, 4, 16}) {
@@ -605,6 +606,9 @@ TEST(GreedyTree, TwoLevelsTileWholeNodesAndFromTheRangeAlone) {
                        std::to_string(step) + "/" + std::to_string(node_step) + " root " +
                        std::to_string(root));
           const Tree t = BuildGreedyTree(bytes, root, code);
+          BuildGreedyTree(bytes, root, code, &kept);  // over the last tree: the same
+          EXPECT_EQ(kept.root, t.root);
+          EXPECT_TRUE(kept.nodes == t.nodes);
           int placed = 0;
           for (const NodeView& v : t.nodes) {
             ++placed;

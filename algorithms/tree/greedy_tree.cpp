@@ -91,24 +91,23 @@ class SubtreeLimits {
 
 // The ranges [first, last] of the children of `sender`, which holds [lo, hi]; the first sent
 // first. Below the top sender == lo; at the top the ranges wrap round past hi to lo.
-std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender, SubtreeLimits* limits,
-                                             std::vector<int>* counts,
-                                             const std::vector<std::int64_t>* bytes = nullptr) {
-  std::vector<std::pair<int, int>> ranges;
+// Appended to *ranges.
+void ChildRanges(int lo, int hi, int sender, SubtreeLimits* limits, std::vector<int>* counts,
+                 std::vector<std::pair<int, int>>* ranges,
+                 const std::vector<std::int64_t>* bytes = nullptr) {
   int at = sender + 1;
   limits->ChildCounts(hi - lo + 1, counts, bytes);
   for (int count : *counts) {
     if (at > hi) at = lo;
     const int room = (at > sender ? hi : sender - 1) - at + 1;
     if (count > room) {  // it would cross the end (at the top only): two children
-      ranges.push_back({at, at + room - 1});
+      ranges->push_back({at, at + room - 1});
       count -= room;
       at = lo;
     }
-    ranges.push_back({at, at + count - 1});
+    ranges->push_back({at, at + count - 1});
     at += count;
   }
-  return ranges;
 }
 
 // A shape's child ranges, its limits kept for a whole tree. Ranks are relative to the range
@@ -121,12 +120,20 @@ class Splitter {
         prefix_(prefix),
         network_(shape.step, shape.equal_node_ranges),
         node_(shape.node_step > 0 ? shape.node_step : 1) {}
-  std::vector<std::pair<int, int>> ChildRanges(int lo, int hi, int sender) {
-    if (!shape_.TwoLevel()) return tree::ChildRanges(lo, hi, sender, &network_, &counts_);
+  // Into *ranges (its old contents replaced): BuildGreedyTree keeps one buffer for a whole tree.
+  void ChildRanges(int lo, int hi, int sender, std::vector<std::pair<int, int>>* ranges) {
+    ranges->clear();
+    if (!shape_.TwoLevel()) {
+      tree::ChildRanges(lo, hi, sender, &network_, &counts_, ranges);
+      return;
+    }
     const std::int64_t per = shape_.ranks_per_node;
     const auto node_of = [&](int r) { return static_cast<int>((first_ + std::int64_t{r}) / per); };
     const int first_node = node_of(lo), last_node = node_of(hi), own = node_of(sender);
-    if (first_node == last_node) return tree::ChildRanges(lo, hi, sender, &node_, &counts_);
+    if (first_node == last_node) {
+      tree::ChildRanges(lo, hi, sender, &node_, &counts_, ranges);
+      return;
+    }
     // nodes a ... b within [lo, hi], in the range's ranks (64 bits: a node may end past INT_MAX)
     const auto ranks_of = [&](std::int64_t a, std::int64_t b) {
       return std::pair<int, int>(
@@ -140,16 +147,11 @@ class Splitter {
       for (int v = first_node; v < own; ++v) node_bytes_.push_back(BytesOf(ranks_of(v, v)));
       node_bytes = &node_bytes_;
     }
-    std::vector<std::pair<int, int>> ranges;
-    for (const auto& [a, b] :
-         tree::ChildRanges(first_node, last_node, own, &network_, &counts_, node_bytes)) {
-      ranges.push_back(ranks_of(a, b));
-    }
+    node_ranges_.clear();
+    tree::ChildRanges(first_node, last_node, own, &network_, &counts_, &node_ranges_, node_bytes);
+    for (const auto& [a, b] : node_ranges_) ranges->push_back(ranks_of(a, b));
     const auto [own_lo, own_hi] = ranks_of(own, own);
-    for (const auto& range : tree::ChildRanges(own_lo, own_hi, sender, &node_, &counts_)) {
-      ranges.push_back(range);
-    }
-    return ranges;
+    tree::ChildRanges(own_lo, own_hi, sender, &node_, &counts_, ranges);
   }
 
  private:
@@ -162,12 +164,18 @@ class Splitter {
   SubtreeLimits network_, node_;
   std::vector<int> counts_;
   std::vector<std::int64_t> node_bytes_;
+  std::vector<std::pair<int, int>> node_ranges_;  // the other nodes' ranges, in nodes
 };
 
 // The node of `sender` holding [lo, hi] with these children's ranges (prefix: byte prefix sums).
-NodeView MakeNode(int sender, int lo, int hi, const std::vector<std::pair<int, int>>& ranges,
-                  const std::vector<std::int64_t>& prefix) {
-  NodeView view;
+// Into *view_ptr, every field set (its children's capacity kept).
+void MakeNode(int sender, int lo, int hi, const std::vector<std::pair<int, int>>& ranges,
+              const std::vector<std::int64_t>& prefix, NodeView* view_ptr) {
+  NodeView& view = *view_ptr;
+  view.parent = -1;
+  view.parent_level = -1;
+  view.parent_parts.clear();
+  view.children.clear();
   view.rank = sender;
   view.lo = lo;
   view.hi = hi;
@@ -183,7 +191,6 @@ NodeView MakeNode(int sender, int lo, int hi, const std::vector<std::pair<int, i
     e.bytes = prefix[e.hi + 1] - prefix[e.lo];
     view.children.push_back(e);
   }
-  return view;
 }
 
 std::vector<std::int64_t> Prefix(const std::int64_t* block_bytes, int n) {
@@ -249,10 +256,12 @@ NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, in
   Splitter splitter(CheckedShape(shape), first, prefix);
   int lo = 0, hi = n - 1, sender = fixed_root < 0 ? 0 : fixed_root;
   int parent = -1, parent_level = -1;
+  std::vector<std::pair<int, int>> ranges;
   for (;;) {
-    const std::vector<std::pair<int, int>> ranges = splitter.ChildRanges(lo, hi, sender);
+    splitter.ChildRanges(lo, hi, sender, &ranges);
     if (sender == rank) {
-      NodeView view = MakeNode(sender, lo, hi, ranges, prefix);
+      NodeView view;
+      MakeNode(sender, lo, hi, ranges, prefix, &view);
       view.parent = parent;
       view.parent_level = parent_level;
       return view;
@@ -266,12 +275,13 @@ NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, in
   }
 }
 
-Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int shape) {
+void BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int shape,
+                     Tree* tree_ptr) {
   const int n = static_cast<int>(block_bytes.size());
   CheckTree(n, root);
   const std::vector<std::int64_t> prefix = Prefix(block_bytes.data(), n);
   Splitter splitter(CheckedShape(shape), 0, prefix);
-  Tree tree;
+  Tree& tree = *tree_ptr;
   tree.root = root < 0 ? 0 : root;
   tree.nodes.resize(n);
   // (sender, lo, hi, parent, parent_level) still to place; each rank is a sender once.
@@ -279,17 +289,24 @@ Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int
     int sender, lo, hi, parent, parent_level;
   };
   std::vector<Pending> pending{{tree.root, 0, n - 1, -1, -1}};
+  std::vector<std::pair<int, int>> ranges;
   while (!pending.empty()) {
     const Pending at = pending.back();
     pending.pop_back();
-    const std::vector<std::pair<int, int>> ranges = splitter.ChildRanges(at.lo, at.hi, at.sender);
-    NodeView& view = tree.nodes[at.sender] = MakeNode(at.sender, at.lo, at.hi, ranges, prefix);
+    splitter.ChildRanges(at.lo, at.hi, at.sender, &ranges);
+    NodeView& view = tree.nodes[at.sender];
+    MakeNode(at.sender, at.lo, at.hi, ranges, prefix, &view);
     view.parent = at.parent;
     view.parent_level = at.parent_level;
     for (const ChildEdge& c : view.children) {
       pending.push_back({c.child, c.lo, c.hi, at.sender, c.level});
     }
   }
+}
+
+Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int shape) {
+  Tree tree;
+  BuildGreedyTree(block_bytes, root, shape, &tree);
   return tree;
 }
 

@@ -80,5 +80,8 @@ NodeView GreedyNodeOf(const std::int64_t* block_bytes, int n, int fixed_root, in
 
 // The whole tree (every GreedyNodeOf), O(p).
 Tree BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int shape);
+// The same into *tree (every node set anew; its nodes' buffers kept): the model's shape search
+// builds dozens of trees of one p.
+void BuildGreedyTree(const std::vector<std::int64_t>& block_bytes, int root, int shape, Tree* tree);
 
 }  // namespace tuw::tree

@@ -1020,8 +1020,10 @@ int SmallScatterShape(int p, std::int64_t block_bytes, int radix, const LogGPPar
                            rule == SmallCallRule::kHeavyBlocksOnRadixTree;
   const std::vector<std::int64_t> blocks(p, block_bytes);
   if (p <= 2 || !OneMessageCall(blocks.data(), p, params.one_message_max_bytes)) return 0;
+  Tree candidate;  // (one buffer for every candidate: dozens of trees of p ranks)
   const auto greedy = [&](const std::vector<std::int64_t>& b, int code) {
-    return Timed(BuildGreedyTree(b, root, code), nullptr, false, params, RootPlanned);
+    BuildGreedyTree(b, root, code, &candidate);
+    return Timed(candidate, nullptr, false, params, RootPlanned);
   };
   // The steps: the latency-bound case's (4-byte blocks), as the radix is chosen.
   const std::vector<std::int64_t> latency_bound(p, 4);
