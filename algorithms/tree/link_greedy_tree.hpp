@@ -142,7 +142,7 @@ struct NodeLinkCosts {
   LogGPParams small_call;
   // The greedy tree's shape for (p, size class, radix, root): SmallScatterShape on small_call
   // where empty. libtuwcoll gives its plain calls' cache of the same (ModelScatterStep): the
-  // search is most of a root's init at p = 6400 (bench_model: about 64 of 110 ms), paid once per
+  // search is most of a root's init at p = 6400 (bench_model: about 48 of 93 ms), paid once per
   // shape.
   std::function<int(int, std::int64_t, int, int)> greedy_shape;
   // small_call with node links, a barrier start and latencies by size: the trees over nodes'
