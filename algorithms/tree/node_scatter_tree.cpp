@@ -175,10 +175,8 @@ NodeScatterChoice FastestNodeScatterTree(const std::vector<std::int64_t>& block_
                                          bool wide_shapes) {
   NodeScatterChoice best;
   bool first = true;
-  const std::size_t nodes =
-      (block_bytes.size() + static_cast<std::size_t>(std::max(ranks_per_node, 1)) - 1) /
-      static_cast<std::size_t>(std::max(ranks_per_node, 1));
-  const bool wide = wide_shapes && nodes >= static_cast<std::size_t>(kWideShapesMinNodes);
+  const int p = static_cast<int>(block_bytes.size()), per_node = std::max(ranks_per_node, 1);
+  const bool wide = wide_shapes && (p + per_node - 1) / per_node >= kWideShapesMinNodes;
   for (const NodeScatterShape& shape : WeighedShapes(wide)) {
     Tree tree =
         ToNodeViews(BuildNodeScatterTree(block_bytes, root, ranks_per_node, shape), block_bytes);

@@ -233,12 +233,7 @@ void BM_InitScatterOnNodes(benchmark::State& state) {
         tuw::tree::PlannedTree(true, blocks, p / 2, params, true, node_link).radix);
   }
 }
-BENCHMARK(BM_InitScatterOnNodes)
-    ->Args({560, 4})
-    ->Args({560, 40})
-    ->Args({6400, 4})
-    ->Args({6400, 40})
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_InitScatterOnNodes)->Apply(InitCases);
 
 }  // namespace
 
